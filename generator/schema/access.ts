@@ -1,0 +1,73 @@
+// Top-level lists (globalParams, roles, scopes, extensions) and the roles and scopes used by
+// tables, columns, policies and routes: a name that is not declared at the top level is a warning
+// (Restura files often use roles they never declare).
+
+import type { Context } from "./context.ts";
+import { invalidName } from "./messages.ts";
+import { at } from "./paths.ts";
+import { didYouMean } from "./suggest.ts";
+import { IDENTIFIER } from "./values.ts";
+
+const EXTENSION_NAME = /^[A-Za-z0-9_-]+$/;
+
+export function checkTopLevel(ctx: Context): void {
+  const { schema, diag } = ctx;
+  const lists = [
+    ["globalParams", "global parameter", schema.globalParams],
+    ["roles", "role", schema.roles],
+    ["scopes", "scope", schema.scopes],
+    ["extensions", "extension", schema.extensions],
+  ] as const;
+  for (const [key, kind, list] of lists) {
+    const seen = new Set<string>();
+    list.forEach((name, i) => {
+      if (seen.has(name)) diag.error(at(key, i), `duplicate ${kind} "${name}"`);
+      seen.add(name);
+    });
+  }
+  schema.globalParams.forEach((name, i) => {
+    if (name !== "" && !IDENTIFIER.test(name))
+      diag.error(at("globalParams", i), invalidName("global parameter", name));
+  });
+  schema.extensions.forEach((name, i) => {
+    if (name !== "" && !EXTENSION_NAME.test(name))
+      diag.error(at("extensions", i), `invalid extension name "${name}"`);
+  });
+}
+
+export function checkAccessNames(ctx: Context): void {
+  const roles = new Set(ctx.schema.roles);
+  const scopes = new Set(ctx.schema.scopes);
+  const check = (owner: { roles: string[]; scopes: string[] }, path: string) => {
+    owner.roles.forEach((role, i) => {
+      if (!roles.has(role))
+        ctx.diag.warn(
+          at(at(path, "roles"), i),
+          `role "${role}" is not declared in roles${didYouMean(role, roles)}`,
+        );
+    });
+    owner.scopes.forEach((scope, i) => {
+      if (!scopes.has(scope)) {
+        ctx.diag.warn(
+          at(at(path, "scopes"), i),
+          `scope "${scope}" is not declared in scopes${didYouMean(scope, scopes)}`,
+        );
+      }
+    });
+  };
+  ctx.schema.database.forEach((table, ti) => {
+    const tp = `database[${ti}]`;
+    check(table, tp);
+    table.columns.forEach((c, ci) => {
+      check(c, at(at(tp, "columns"), ci));
+    });
+    table.policies.forEach((p, pi) => {
+      check(p, at(at(tp, "policies"), pi));
+    });
+  });
+  ctx.schema.endpoints.forEach((g, gi) => {
+    g.routes.forEach((r, ri) => {
+      check(r, `endpoints[${gi}].routes[${ri}]`);
+    });
+  });
+}

@@ -1,0 +1,35 @@
+// The schema loader: pure (no file or network I/O). `loadSchema(json)` checks the file's shape,
+// normalises it, checks every cross-reference, and returns all errors and warnings at once; the
+// normalised schema is returned only when there is no error. See docs/schema.md.
+
+import { checkAccessNames, checkTopLevel } from "./access.ts";
+import { checkConstraints } from "./constraints.ts";
+import { createContext } from "./context.ts";
+import { customTypeNames } from "./customTypes.ts";
+import { Diagnostics, sortDiagnostics, withoutShadowed } from "./diagnostics.ts";
+import { normalize } from "./normalize.ts";
+import { checkEndpoints } from "./routes.ts";
+import { checkStructure } from "./structure.ts";
+import { checkTables } from "./tables.ts";
+import type { LoadResult } from "./types.ts";
+
+export { primaryKey, uniqueKeys } from "./constraints.ts";
+export { customTypeNames } from "./customTypes.ts";
+export { handlerFileSegment, handlerMethodName } from "./handlers.ts";
+export { classifyValue, parseDecimal, parseEnumValues, sqlMentions, type ValueForm } from "./values.ts";
+
+export function loadSchema(input: unknown): LoadResult {
+  const structural = checkStructure(input);
+  const schema = normalize(input);
+  const diag = new Diagnostics();
+  const rejected = structural.map((d) => d.path);
+  const ctx = createContext(schema, input, diag, customTypeNames(schema.customTypes), rejected);
+  checkTopLevel(ctx);
+  checkTables(ctx);
+  checkConstraints(ctx);
+  checkEndpoints(ctx);
+  checkAccessNames(ctx);
+  const errors = sortDiagnostics([...structural, ...withoutShadowed(diag.errors, structural)]);
+  const warnings = sortDiagnostics(withoutShadowed(diag.warnings, structural));
+  return errors.length === 0 ? { schema, errors, warnings } : { errors, warnings };
+}
