@@ -1,0 +1,3 @@
+-- title: drop column "user"."phone"
+-- change: drop column "user"."phone"
+-- refused: database[0].columns: dropping column "user"."phone" loses its data: re-run with ALLOW_DATA_LOSS=1 (make migrate APP=example ALLOW_DATA_LOSS=1) to confirm, or add renamedFrom if it was renamed

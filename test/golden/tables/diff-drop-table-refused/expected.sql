@@ -1,0 +1,3 @@
+-- title: drop table "audit"
+-- change: drop table "audit"
+-- refused: database: dropping table "audit" loses its data: re-run with ALLOW_DATA_LOSS=1 (make migrate APP=<app> ALLOW_DATA_LOSS=1) to confirm, or add renamedFrom if it was renamed

@@ -1,0 +1,3 @@
+-- title: change constraint "user"."user_role_check"
+-- change: change constraint "user"."user_role_check"
+-- refused: database[0].columns[4]: removing value 'admin' from ENUM column "user"."role" rejects rows that hold it: re-run with ALLOW_DATA_LOSS=1 (make migrate APP=<app> ALLOW_DATA_LOSS=1) to confirm

@@ -1,0 +1,9 @@
+-- title: alter column "measure"."small" and 3 more
+-- change: alter column "measure"."small"
+-- change: alter column "measure"."amount"
+-- change: alter column "measure"."ratio"
+-- change: alter column "measure"."count"
+-- refused: database[0].columns[1]: changing column "measure"."small" from smallint to text may fail or change its values (there is no safe conversion): re-run with ALLOW_DATA_LOSS=1 (make migrate APP=<app> ALLOW_DATA_LOSS=1) to confirm, or add a new column and copy the data yourself
+-- refused: database[0].columns[2]: narrowing column "measure"."amount" from numeric(10,2) to numeric(10,3) may cut, round or reject values: re-run with ALLOW_DATA_LOSS=1 (make migrate APP=<app> ALLOW_DATA_LOSS=1) to confirm
+-- refused: database[0].columns[3]: narrowing column "measure"."ratio" from real to integer may cut, round or reject values: re-run with ALLOW_DATA_LOSS=1 (make migrate APP=<app> ALLOW_DATA_LOSS=1) to confirm
+-- refused: database[0].columns[6]: narrowing column "measure"."count" from integer to smallint may cut, round or reject values: re-run with ALLOW_DATA_LOSS=1 (make migrate APP=<app> ALLOW_DATA_LOSS=1) to confirm

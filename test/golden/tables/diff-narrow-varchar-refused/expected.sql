@@ -1,0 +1,3 @@
+-- title: alter column "user"."name"
+-- change: alter column "user"."name"
+-- refused: database[0].columns[2]: narrowing column "user"."name" from varchar(30) to varchar(10) may cut, round or reject values: re-run with ALLOW_DATA_LOSS=1 (make migrate APP=<app> ALLOW_DATA_LOSS=1) to confirm

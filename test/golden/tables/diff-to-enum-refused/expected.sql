@@ -1,0 +1,4 @@
+-- title: alter column "user"."name" and 1 more
+-- change: alter column "user"."name"
+-- change: add constraint "user"."user_name_check"
+-- refused: database[0].columns[2]: making column "user"."name" an ENUM of 'a', 'b' rejects rows that hold other values: re-run with ALLOW_DATA_LOSS=1 (make migrate APP=<app> ALLOW_DATA_LOSS=1) to confirm

@@ -1,0 +1,96 @@
+// Golden tests: each folder of test/golden/tables holds schema.json (a `database` array and
+// optional `extensions`; `{"$fixture": "<path>"}` loads a shared fixture instead), optionally
+// previous.json (same shape: the case is then a migration) and options.json ({allowDataLoss, app}),
+// and expected.sql, compared byte for byte. UPDATE_GOLDEN=1 rewrites expected.sql, never in CI.
+
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import t from "tap";
+import type { Table } from "../../generator/schema/types.ts";
+import {
+  createDatabaseSql,
+  type MigrationPlan,
+  planMigration,
+  toSqlScript,
+} from "../../generator/tables/index.ts";
+import { normaliseTables, readFixture } from "./helpers.ts";
+
+const GOLDEN_DIR = fileURLToPath(new URL("../golden/tables/", import.meta.url));
+const update = process.env.UPDATE_GOLDEN === "1" && !process.env.CI;
+
+interface SchemaFile {
+  database: Table[];
+  extensions: string[];
+}
+
+function readSchema(file: string): SchemaFile {
+  let raw = JSON.parse(fs.readFileSync(file, "utf8"));
+  if (typeof raw.$fixture === "string") raw = readFixture(raw.$fixture);
+  return { database: normaliseTables(raw.database), extensions: raw.extensions ?? [] };
+}
+
+/** A migration plan as a commented SQL script: refusals and preconditions first. */
+function renderPlan(plan: MigrationPlan): string {
+  const header = [
+    `-- title: ${plan.title || "(no change)"}`,
+    ...plan.changes.map((c) => `-- change: ${c}`),
+    ...plan.refusals.map((r) => `-- refused: ${r.path}: ${r.message}`),
+    ...plan.preconditions.flatMap((p) => [`-- precondition: ${p.path}: ${p.message}`, `--   ${p.sql}`]),
+  ];
+  const script = toSqlScript(plan.statements);
+  return `${header.join("\n")}\n${script ? `\n${script}` : ""}`;
+}
+
+const cases = fs
+  .readdirSync(GOLDEN_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
+
+t.ok(cases.length > 0, "golden cases exist");
+
+for (const name of cases) {
+  t.test(name, async (t) => {
+    const dir = path.join(GOLDEN_DIR, name);
+    const next = readSchema(path.join(dir, "schema.json"));
+    const previousFile = path.join(dir, "previous.json");
+    const optionsFile = path.join(dir, "options.json");
+    let actual: string;
+    if (fs.existsSync(previousFile)) {
+      const previous = readSchema(previousFile);
+      const options = fs.existsSync(optionsFile) ? JSON.parse(fs.readFileSync(optionsFile, "utf8")) : {};
+      const plan = planMigration(previous.database, next.database, {
+        allowDataLoss: false,
+        ...options,
+        extensionsBefore: previous.extensions,
+        extensionsAfter: next.extensions,
+      });
+      actual = renderPlan(plan);
+    } else {
+      actual = createDatabaseSql(next.database, next.extensions);
+      const plan = planMigration(null, next.database, {
+        allowDataLoss: false,
+        extensionsAfter: next.extensions,
+      });
+      t.equal(toSqlScript(plan.statements), actual, "planMigration(null, ...) creates the same database");
+      const again = planMigration(next.database, next.database, {
+        allowDataLoss: false,
+        extensionsBefore: next.extensions,
+        extensionsAfter: next.extensions,
+      });
+      t.same(again.statements, [], "migrating a schema to itself changes nothing");
+    }
+    const expectedFile = path.join(dir, "expected.sql");
+    if (update) {
+      fs.writeFileSync(expectedFile, actual);
+      t.pass("expected.sql rewritten");
+      return;
+    }
+    if (!fs.existsSync(expectedFile)) {
+      t.fail(`${name}/expected.sql is missing: run with UPDATE_GOLDEN=1 to write it`);
+      return;
+    }
+    t.equal(actual, fs.readFileSync(expectedFile, "utf8"), "matches expected.sql");
+  });
+}
