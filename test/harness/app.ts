@@ -1,0 +1,63 @@
+// Scratch application directories for tests that write schemas and migrations.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Test } from "tap";
+
+export interface ScratchApp {
+  dir: string;
+  /** Replaces the app's schema file. */
+  write(schema: unknown): void;
+  /** Migration file names, in order. */
+  migrations(): string[];
+  read(file: string): string;
+}
+
+export function scratchApp(t: Test, schema?: unknown): ScratchApp {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-app-"));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const app: ScratchApp = {
+    dir,
+    write: (s) => fs.writeFileSync(path.join(dir, "api.schema.json"), JSON.stringify(s, null, 2)),
+    migrations: () => {
+      const m = path.join(dir, "migrations");
+      return fs.existsSync(m)
+        ? fs
+            .readdirSync(m)
+            .filter((f) => f.endsWith(".sql"))
+            .sort()
+        : [];
+    },
+    read: (file) => fs.readFileSync(path.join(dir, file), "utf8"),
+  };
+  if (schema !== undefined) app.write(schema);
+  return app;
+}
+
+/** A minimal valid schema with the given tables (route-less). */
+export function schemaWith(database: unknown[]): Record<string, unknown> {
+  return { database, endpoints: [], customTypes: [], globalParams: [], roles: [], scopes: [] };
+}
+
+/** A schema column as JSON, loosely typed so tests can write invalid or partial ones. */
+export type ColumnJson = { name: string } & Record<string, unknown>;
+
+export function column(name: string, type: string, extra: Record<string, unknown> = {}): ColumnJson {
+  return { name, type, isNullable: false, roles: [], scopes: [], ...extra };
+}
+
+export function table(name: string, columns: ColumnJson[], extra: Record<string, unknown> = {}) {
+  return {
+    name,
+    columns,
+    indexes: [],
+    foreignKeys: [],
+    checkConstraints: [],
+    roles: [],
+    scopes: [],
+    ...extra,
+  };
+}
+
+export const id = () => column("id", "BIGSERIAL", { isPrimary: true, hasAutoIncrement: true });

@@ -1,0 +1,56 @@
+// `make test`'s runner: one throwaway Postgres cluster per run (DATABASE_URL when set, else an
+// embedded cluster), migrated template databases built once, then tap over every test file,
+// ending with the plain `N passed, N failed` line CI reads.
+
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { providePostgres } from "../db/postgres.ts";
+import { buildTemplates } from "./harness/templates.ts";
+
+const started = Date.now();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-test-pg-"));
+const server = await providePostgres({ dataDir, throwaway: true });
+let code = 1;
+try {
+  const templates = await buildTemplates(server.url);
+  console.log(
+    `postgres: ${server.source}; templates ${templates.join(", ")} ready in ${Date.now() - started} ms`,
+  );
+  // tap's reporter redraws its progress unless it believes it runs in CI; our pipe is no terminal.
+  const quiet = { CONTINUOUS_INTEGRATION: "1" };
+  code = await runTap(process.argv.slice(2), { ...process.env, ...quiet, TEST_PG_URL: server.url });
+} finally {
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(code);
+
+function runTap(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const tap = spawn(
+      path.join(import.meta.dirname, "../node_modules/.bin/tap"),
+      ["--reporter=terse", ...args],
+      {
+        env,
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let tail = "";
+    tap.stdout.on("data", (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      tail = (tail + chunk.toString("utf8")).slice(-4000);
+    });
+    tap.on("close", (status) => {
+      // tap's own summary is `# { total: 12, pass: 11, fail: 1, skip: 0 }`.
+      const summary = /# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?/.exec(tail);
+      const passed = Number(summary?.[2] ?? 0);
+      let failed = Number(summary?.[3] ?? 0);
+      // A crash before tap could summarise is a failure even with no failed assertion.
+      if (status !== 0 && failed === 0) failed = 1;
+      console.log(`${passed} passed, ${failed} failed`);
+      resolve(status ?? 1);
+    });
+  });
+}
