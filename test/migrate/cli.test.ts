@@ -1,0 +1,61 @@
+// `make check` and `make migrate` as a user runs them: exit codes and what they print.
+
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import t from "tap";
+import { column, id, schemaWith, scratchApp, table } from "../harness/app.ts";
+import { testDatabase } from "../harness/db.ts";
+import { REPO, RESTURA_FIXTURE } from "../harness/templates.ts";
+
+function cli(script: string, appDir: string, env: Record<string, string> = {}) {
+  const r = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(REPO, "cli", script), "--app", appDir],
+    {
+      cwd: REPO,
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+    },
+  );
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+t.test("check prints each error with its path and exits non-zero", async (t) => {
+  const app = scratchApp(
+    t,
+    schemaWith([table("user", [id(), column("emial", "VARCHAR", { length: 9, isNulable: true })])]),
+  );
+  const r = cli("check.ts", app.dir);
+  t.equal(r.status, 1);
+  t.match(
+    r.stderr,
+    /database\[0\]\.columns\[1\]\.isNulable: unknown property "isNulable" \(did you mean "isNullable"\?\)/,
+  );
+  t.match(r.stderr, /1 error\(s\), 0 warning\(s\)/);
+});
+
+t.test("check passes the Restura fixture, printing its warnings", async (t) => {
+  const r = cli("check.ts", path.dirname(RESTURA_FIXTURE));
+  t.equal(r.status, 0);
+  t.match(r.stdout, /warning: endpoints\[0\]\.routes\[19\]\.where\[0\]\.value: bare word "bill"/);
+  t.match(r.stdout, /schema is valid; 0 error\(s\), 7 warning\(s\)/);
+});
+
+t.test("migrate against DATABASE_URL: writes, applies, then reports nothing to do", async (t) => {
+  const app = scratchApp(t, schemaWith([table("note", [id(), column("body", "TEXT")])]));
+  const env = { DATABASE_URL: await testDatabase(t) };
+  const first = cli("migrate.ts", app.dir, env);
+  t.equal(first.status, 0, first.stderr);
+  t.match(first.stdout, /wrote migrations\/0001_initial\.sql\napplied 0001_initial\.sql/);
+  const second = cli("migrate.ts", app.dir, env);
+  t.match(second.stdout, /schema unchanged: nothing to migrate/);
+
+  app.write(schemaWith([table("note", [id()])]));
+  const refused = cli("migrate.ts", app.dir, env);
+  t.equal(refused.status, 1);
+  t.match(refused.stderr, /dropping column "note"\."body"/);
+  t.notMatch(refused.stderr, /\n\s+at /, "no stack trace for a refusal");
+  t.equal(cli("migrate.ts", app.dir, { ...env, ALLOW_DATA_LOSS: "1" }).status, 0);
+  t.equal(app.migrations().length, 2);
+  t.match(app.migrations()[1], /^0002_.*\.sql$/);
+});
