@@ -8,8 +8,11 @@ import path from "node:path";
 import pg from "pg";
 import { migrate } from "postgres-migrations";
 import { AppError, formatDiagnostics, readAppSchema } from "../app/load.ts";
+import type { Schema } from "../generator/schema/types.ts";
 import { planMigration } from "../generator/tables/index.ts";
+import { dropApiLayer, rebuildApiLayer } from "./apiLayer.ts";
 import {
+  migrationFiles,
   migrationsDirOf,
   nextMigrationName,
   readSnapshot,
@@ -81,9 +84,15 @@ export async function migrateApp({ appDir, url, allowDataLoss = false, log = () 
       log(`wrote migrations/${written}`);
     }
     let applied: string[];
+    let dropped = false;
     try {
+      // The API layer's views and policies use the tables' columns: a migration may drop or
+      // change them, so the layer goes first and is rebuilt below (fail closed in between).
+      dropped = await hasPending(client, dir);
+      if (dropped) await dropApiLayer(client);
       applied = await applyPending(client, dir, log);
     } catch (error) {
+      if (dropped) await restoreApiLayer(client);
       if (written) {
         // The new file's transaction rolled back: take the file and the snapshot back too.
         fs.rmSync(path.join(dir, written));
@@ -92,6 +101,8 @@ export async function migrateApp({ appDir, url, allowDataLoss = false, log = () 
       }
       throw new AppError(`migration failed, nothing from it was applied: ${(error as Error).message}`);
     }
+    await rebuildApiLayer(client, schema);
+    log("rebuilt the API layer");
     await recordSchema(client, schema);
     return { written, applied, warnings } satisfies MigrateResult;
   } finally {
@@ -119,6 +130,29 @@ async function checkPreconditions(client: pg.Client, preconditions: { sql: strin
   }
   if (failures.length > 0)
     throw new AppError(["cannot migrate, nothing was changed:", ...failures].join("\n"));
+}
+
+/** After a failed migration: the last applied schema's layer, when it still fits the tables. */
+async function restoreApiLayer(client: pg.Client) {
+  try {
+    const { rows } = await client.query<{ schema: Schema }>(
+      `SELECT schema FROM ${META_SCHEMA}.applied_schema ORDER BY id DESC LIMIT 1`,
+    );
+    if (rows[0]) await rebuildApiLayer(client, rows[0].schema);
+  } catch {
+    // It stays dropped (nothing is visible through the API) until a migrate succeeds.
+  }
+}
+
+/** Whether some migration file has not been applied yet (postgres-migrations keys them by id). */
+async function hasPending(client: pg.Client, dir: string): Promise<boolean> {
+  const files = migrationFiles(dir);
+  if (files.length === 0) return false;
+  const table = await client.query(`SELECT to_regclass('${META_SCHEMA}.migrations') AS t`);
+  if (table.rows[0]?.t === null) return true;
+  const { rows } = await client.query<{ id: number }>(`SELECT id FROM ${META_SCHEMA}.migrations`);
+  const done = new Set(rows.map((r) => r.id));
+  return files.some((f) => !done.has(Number.parseInt(f, 10)));
 }
 
 async function applyPending(client: pg.Client, dir: string, log: (line: string) => void): Promise<string[]> {

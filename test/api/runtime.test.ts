@@ -1,0 +1,146 @@
+// The runtime helpers (sql/*.sql) and compiled where conditions, run by real Postgres.
+
+import t from "tap";
+import { compileConditions, globalExpr } from "../../generator/api/index.ts";
+import type { Table, WhereCondition } from "../../generator/schema/types.ts";
+import { rows, seededExample, setCtx } from "./helpers.ts";
+
+t.test("runtime helpers and conditions", async (t) => {
+  const { su } = await seededExample(t);
+  const one = async (expr: string, values: unknown[] = []) =>
+    (await rows<{ v: unknown }>(su, `SELECT ${expr} AS v`, values))[0]?.v;
+
+  t.test("the context: unset, cleared and set", async (t) => {
+    await setCtx(su, null);
+    t.equal(await one("api.ctx_text('role')"), null, "'' (a reverted local setting) counts as unset");
+    await su.query("RESET api.ctx");
+    t.equal(await one("api.ctx_text('role')"), null);
+    await su.query("BEGIN");
+    await su.query(`SELECT set_config('api.ctx', '{"role":"admin","companyId":7}', true)`);
+    t.equal(await one("api.ctx_text('role')"), "admin");
+    t.equal(await one("api.ctx_text('companyId')"), "7", "numbers come out as text");
+    await su.query("COMMIT");
+    t.equal(await one("api.ctx_text('role')"), null, "transaction-local: gone after commit");
+  });
+
+  t.test("has_role, has_scopes, allowed", async (t) => {
+    const truth = async () =>
+      (
+        await rows(
+          su,
+          `SELECT api.has_role('{}') AS r0, api.has_role('{admin,manager}') AS r1, api.has_role('{member}') AS r2,
+                  api.has_scopes('{}') AS s0, api.has_scopes('{a}') AS s1, api.has_scopes('{a,b}') AS s2,
+                  api.allowed('{}', '{}') AS a0, api.allowed('{admin}', '{zzz}') AS a1, api.allowed('{}', '{a}') AS a2,
+                  api.allowed('{member}', '{}') AS a3`,
+        )
+      )[0];
+    await setCtx(su, { role: "admin", scopes: ["a"] });
+    t.same(await truth(), {
+      r0: true,
+      r1: true,
+      r2: false,
+      s0: true,
+      s1: true,
+      s2: false,
+      a0: true,
+      a1: true, // roles given: the scopes are not consulted (SPEC section 6)
+      a2: true,
+      a3: false,
+    });
+    await setCtx(su, null);
+    t.same(await truth(), {
+      r0: true,
+      r1: false,
+      r2: false,
+      s0: true,
+      s1: false,
+      s2: false,
+      a0: true,
+      a1: false,
+      a2: false,
+      a3: false,
+    });
+    await su.query(`SELECT set_config('api.ctx', '{"role":null,"scopes":"a"}', false)`);
+    t.equal(await one("api.has_scopes('{a}')"), false, "scopes that are not a list hold nothing");
+    t.equal(await one("api.ctx_scopes()"), null);
+    await setCtx(su, null);
+  });
+
+  t.test("declared STABLE (IMMUTABLE for like_literal) and PARALLEL SAFE", async (t) => {
+    const fns = await rows(
+      su,
+      `SELECT proname AS name, provolatile AS v, proparallel AS p FROM pg_proc
+       WHERE pronamespace = 'api'::regnamespace ORDER BY proname`,
+    );
+    t.same(fns, [
+      { name: "allowed", v: "s", p: "s" },
+      { name: "ctx", v: "s", p: "s" },
+      { name: "ctx_scopes", v: "s", p: "s" },
+      { name: "ctx_text", v: "s", p: "s" },
+      { name: "has_role", v: "s", p: "s" },
+      { name: "has_scopes", v: "s", p: "s" },
+      { name: "like_literal", v: "i", p: "s" },
+    ]);
+  });
+
+  t.test("compiled conditions run on Postgres and mean what the docs say", async (t) => {
+    const task = { name: "task", columns: [] } as unknown as Table;
+    const { rows: columns } = await su.query(
+      `SELECT column_name AS name, CASE data_type WHEN 'bigint' THEN 'BIGINT' WHEN 'numeric' THEN 'DECIMAL'
+         WHEN 'boolean' THEN 'BOOLEAN' WHEN 'date' THEN 'DATE' ELSE 'TEXT' END AS type
+       FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'task'`,
+    );
+    task.columns = columns.map((c) => ({ ...c, isNullable: true, roles: [], scopes: [] }));
+    const ids = async (...where: WhereCondition[]) => {
+      const cond = compileConditions(where, {
+        column: (_t, name) => task.columns.find((c) => c.name === name),
+        global: (name) => globalExpr(name, "bigint"),
+      });
+      return (
+        await rows<{ id: number }>(su, `SELECT id::int FROM public.task WHERE ${cond} ORDER BY id`)
+      ).map((r) => r.id);
+    };
+    const w = (
+      columnName: string,
+      operator: WhereCondition["operator"],
+      value: WhereCondition["value"],
+      conjunction?: "AND" | "OR",
+    ): WhereCondition => ({
+      tableName: "task",
+      columnName,
+      operator,
+      value,
+      ...(conjunction ? { conjunction } : {}),
+    });
+    t.same(await ids(w("title", "LIKE", "'100%'")), [5], "% is literal");
+    t.same(await ids(w("title", "LIKE", "'h_2'")), [5], "_ is literal");
+    t.same(await ids(w("title", "LIKE", "'CALIBRATE'")), [5], "case-insensitive");
+    t.same(await ids(w("title", "STARTS WITH", "'fix'")), [13]);
+    t.same(await ids(w("title", "ENDS WITH", "'TRUCKS'")), [9]);
+    t.same(await ids(w("title", "NOT LIKE", "'%'")), [1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13]);
+    t.same(await ids(w("estimateHours", ">=", 80)), [3, 9]);
+    t.same(await ids(w("priority", "IN", ["'urgent'"])), [2, 9]);
+    t.same(await ids(w("assigneeId", "IS", null)), [4, 7, 11]);
+    t.same(await ids(w("done", "IS NOT", true), w("companyId", "=", 2)), [9, 10, 11]);
+    t.same(
+      await ids(w("id", "=", 1), w("id", "=", 2, "OR"), w("done", "IS", false, "AND")),
+      [1],
+      "AND before OR",
+    );
+    t.same(await ids({ custom: `"task"."dueDate" < '2026-01-20'` }), [2, 8, 9]);
+    await setCtx(su, { role: null, scopes: [], companyId: 2 });
+    t.same(await ids(w("companyId", "=", "#companyId"), w("done", "IS", true)), [12, 13]);
+    t.same(await ids({ custom: `"task"."companyId" = #companyId AND "task"."done"` }), [12, 13]);
+    await su.query(`SELECT set_config('api.ctx', $1, false)`, [JSON.stringify({ companyId: 1, q: "100%" })]);
+    const patterned = compileConditions([w("title", "LIKE", "#q")], {
+      column: (_t, name) => task.columns.find((c) => c.name === name),
+      global: (name) => globalExpr(name),
+    });
+    t.same(
+      (await rows(su, `SELECT id::int FROM public.task WHERE ${patterned}`)).map((r) => r.id),
+      [5],
+      "a global pattern is escaped at run time",
+    );
+    await setCtx(su, null);
+  });
+});
