@@ -1,10 +1,11 @@
-// Rebuilds the API layer (schema `api`, row policies, grants) in one transaction: the generator
+// Rebuilds the API layer (schema `api`, row policies, route functions, grants) in one transaction: the generator
 // produces the statements, this module reads the hand-written runtime (sql/*.sql) and runs them.
 
 import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
 import { apiLayerStatements, dropApiLayerStatements } from "../generator/api/index.ts";
+import { routeFunctionStatements } from "../generator/routes/index.ts";
 import type { Schema } from "../generator/schema/types.ts";
 
 /** The hand-written runtime SQL files, loaded in name order. */
@@ -20,7 +21,7 @@ export function readRuntimeSql(dir = RUNTIME_DIR): string[] {
 }
 
 export interface RebuildOptions {
-  /** Statements run after the views and policies, before the grants (route functions, triggers). */
+  /** Statements run after the views, policies and route functions, before the grants. */
   extra?: readonly string[];
 }
 
@@ -33,7 +34,8 @@ export async function rebuildApiLayer(
   schema: Schema,
   options: RebuildOptions = {},
 ): Promise<void> {
-  await inTransaction(client, apiLayerStatements(schema, readRuntimeSql(), options.extra ?? []));
+  const extra = [...routeFunctionStatements(schema), ...(options.extra ?? [])];
+  await inTransaction(client, apiLayerStatements(schema, readRuntimeSql(), extra));
 }
 
 /**

@@ -1,0 +1,92 @@
+// A route's CREATE FUNCTION statement and its privileges. Every function:
+//
+//   CREATE FUNCTION api."GET /api/v1/user/:id"(params jsonb, ctx jsonb) RETURNS json
+//   LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, api, pg_temp SET timezone = 'UTC'
+//
+// - SECURITY DEFINER, owned by api_owner: it reads the API views as api_owner, a role that row-level
+//   security still binds; api_gateway may only EXECUTE it.
+// - search_path: generated SQL qualifies everything; schema-author raw SQL that names a table
+//   without a schema (`SELECT COUNT(*) FROM "user"`) reads the API view of that table, never the
+//   table itself. pg_temp is last, so a temporary table cannot stand in for a view.
+// - timezone UTC: timestamps come out as ISO 8601 with `+00:00`, and CURRENT_DATE is the UTC date,
+//   whatever the server's or the session's setting.
+// - `#variable_conflict use_column`: queries never refer to plpgsql variables (they use `$1`, `$2`),
+//   so a column named like a variable in raw SQL always means the column.
+// - Request values that do not cast to their column's type (`$id` = "abc" for a bigint) raise
+//   A0400 instead of a server error: the query runs in a block that catches those conditions.
+
+import { ident, type Sql, sql } from "../sql/sql.ts";
+import { nl } from "./layout.ts";
+import { raise, SQLSTATE } from "./permissions.ts";
+
+export interface FunctionBody {
+  /** Local variable declarations (`_api_x type;`). */
+  declare: Sql[];
+  /** The permission checks, run first (at `indent`). */
+  checks: (indent: string) => Sql[];
+  /** The kind's statements: validation, the query, RETURN (at `indent`). */
+  statements: (indent: string) => Sql[];
+}
+
+export const CAST_FAILURE_MESSAGE =
+  "A request value does not match the type of the column it is compared with";
+
+/** Conditions raised when a request value does not cast (SQLSTATE class 22). */
+const CAST_CONDITIONS = sql`invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
+      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value`;
+
+/** A query text that casts request or context values (`($1->>'id')::bigint`, arrays). */
+const CASTS_VALUES = /\(\$[12]->>'[^']*'\)::|jsonb_array_elements_text\(\$[12]/;
+
+export function functionStatements(name: string, body: FunctionBody): string[] {
+  const fn = ident("api", name);
+  const signature = sql`${fn}(jsonb, jsonb)`;
+  const statements = body.statements("    ");
+  const catches = statements.some((s) => CASTS_VALUES.test(s.toString()));
+  const lines: Sql[] = [];
+  lines.push(sql`PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);`);
+  lines.push(...body.checks("  "));
+  if (catches) {
+    lines.push(
+      sql`BEGIN${concat(statements.map((s) => sql`${nl("    ")}${s}`))}
+  EXCEPTION WHEN ${CAST_CONDITIONS} THEN
+    ${raise(SQLSTATE.badRequest, CAST_FAILURE_MESSAGE)}
+  END;`,
+    );
+  } else {
+    lines.push(...body.statements("  "));
+  }
+  const declare =
+    body.declare.length === 0 ? "" : `DECLARE\n${body.declare.map((d) => `  ${d.toString()}\n`).join("")}`;
+  const text = `#variable_conflict use_column\n${declare}BEGIN\n${lines.map((l) => `  ${l.toString()}\n`).join("")}END\n`;
+  const tag = dollarTag(text);
+  const create = `CREATE FUNCTION ${fn.toString()}(params jsonb, ctx jsonb)
+RETURNS json
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, api, pg_temp
+SET timezone = 'UTC'
+AS ${tag}
+${text}${tag};`;
+  return [
+    create,
+    sql`ALTER FUNCTION ${signature} OWNER TO api_owner;`.toString(),
+    sql`REVOKE ALL ON FUNCTION ${signature} FROM PUBLIC;`.toString(),
+    sql`GRANT EXECUTE ON FUNCTION ${signature} TO api_gateway;`.toString(),
+  ];
+}
+
+function concat(parts: Sql[]): Sql {
+  return parts.reduce((acc, p) => sql`${acc}${p}`, sql``);
+}
+
+/**
+ * The body's dollar-quote tag: `$fn$`, or `$fn1$`, `$fn2$`, ... when the body holds it (schema-author
+ * SQL or a literal could contain anything). Deterministic.
+ */
+export function dollarTag(body: string): string {
+  for (let i = 0; ; i++) {
+    const tag = `$fn${i === 0 ? "" : i}$`;
+    if (!body.includes(tag)) return tag;
+  }
+}

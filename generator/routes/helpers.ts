@@ -1,0 +1,197 @@
+// Runtime helpers the route functions call, created in schema `api` with them (owned by
+// api_owner; all SECURITY INVOKER and harmless to call directly). The API layer's runtime
+// (sql/*.sql) provides the rest: `api.allowed`, `api.has_role`, `api.has_scopes`, `api.like_literal`.
+//
+// - `api.json_concat_objects(json[])`: merges JSON objects in order, skipping NULLs (object.ts).
+// - `api.filter_sql(ast, columns, vals, depth)`: a PAGED filter AST (docs/architecture.md) -> SQL
+//   text. The text is built only from the route's compile-time `columns` map (SQL expressions and
+//   types written by the generator) and `$3[n]` placeholders; every client value, JSON keys
+//   included, is appended to `vals` and reaches Postgres through `EXECUTE ... USING`.
+// - `api.filter_check_value(value, type, column)`: raises A0400 when a filter value does not
+//   cast to its column's type, naming the column.
+
+import { join, literal, type Sql, sql } from "../sql/sql.ts";
+import { ALL_CAST_TYPES } from "./values.ts";
+
+export const HELPER_FUNCTIONS = [
+  "api.json_concat_objects(json[])",
+  "api.filter_check_value(text, text, text)",
+  "api.filter_sql(jsonb, jsonb, text[], integer)",
+] as const;
+
+/** Deepest filter nesting accepted (the gateway's parser limits it too). */
+export const MAX_FILTER_DEPTH = 32;
+
+const TYPES = sql`ARRAY[${join(ALL_CAST_TYPES.map((t) => literal(t)))}]`;
+
+const JSON_CONCAT = sql`CREATE FUNCTION api.json_concat_objects(parts json[])
+RETURNS json
+LANGUAGE sql
+IMMUTABLE PARALLEL SAFE
+AS $fn$
+  SELECT ('{' || COALESCE(pg_catalog.string_agg(u.members, ', ' ORDER BY u.i), '') || '}')::json
+  FROM (
+    SELECT p.i, NULLIF(pg_catalog.substr(p.part::text, 2, pg_catalog.length(p.part::text) - 2), '') AS members
+    FROM pg_catalog.unnest(parts) WITH ORDINALITY AS p(part, i)
+  ) AS u
+$fn$;`;
+
+const raise400 = (message: Sql) => sql`RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = ${message};`;
+const MALFORMED = raise400(sql`'filter is malformed'`);
+
+const CHECK_VALUE = sql`CREATE FUNCTION api.filter_check_value(value text, typ text, column_name text)
+RETURNS void
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+  IF typ = 'text' THEN
+    RETURN;
+  END IF;
+  IF NOT typ = ANY (${TYPES}) THEN
+    RAISE EXCEPTION 'api.filter_check_value: unknown type %', typ;
+  END IF;
+  -- typ is one of the whitelisted names above: never client text.
+  EXECUTE format('SELECT CAST($1 AS %s)', typ) USING value;
+EXCEPTION WHEN data_exception THEN
+  ${raise400(sql`format('filter value for column "%s" is not a valid %s', column_name, typ)`)}
+END
+$fn$;`;
+
+const FILTER_SQL = sql`CREATE FUNCTION api.filter_sql(node jsonb, columns jsonb, INOUT vals text[], depth integer, OUT clause text)
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  kind text;
+  item jsonb;
+  part text;
+  parts text[] := '{}';
+  col text;
+  op text;
+  entry jsonb;
+  expr text;
+  typ text;
+  val jsonb;
+  n integer;
+  first integer;
+  dot1 integer;
+  dot2 integer;
+BEGIN
+  IF depth > ${literal(MAX_FILTER_DEPTH)} THEN
+    ${raise400(sql`'filter is nested too deeply'`)}
+  END IF;
+  IF jsonb_typeof(node) IS DISTINCT FROM 'object' THEN
+    ${MALFORMED}
+  END IF;
+  IF node ? 'and' OR node ? 'or' THEN
+    kind := CASE WHEN node ? 'and' THEN 'and' ELSE 'or' END;
+    IF jsonb_typeof(node -> kind) IS DISTINCT FROM 'array' THEN
+      ${MALFORMED}
+    END IF;
+    FOR item IN SELECT a.e FROM jsonb_array_elements(node -> kind) AS a(e) LOOP
+      SELECT f.vals, f.clause INTO vals, part FROM api.filter_sql(item, columns, vals, depth + 1) AS f;
+      parts := parts || part;
+    END LOOP;
+    IF cardinality(parts) = 0 THEN
+      clause := CASE kind WHEN 'and' THEN '(true)' ELSE '(false)' END;
+    ELSE
+      clause := '(' || array_to_string(parts, CASE kind WHEN 'and' THEN ' AND ' ELSE ' OR ' END) || ')';
+    END IF;
+    RETURN;
+  END IF;
+  IF node ? 'not' THEN
+    SELECT f.vals, f.clause INTO vals, part FROM api.filter_sql(node -> 'not', columns, vals, depth + 1) AS f;
+    clause := '(NOT ' || part || ')';
+    RETURN;
+  END IF;
+  col := node ->> 'column';
+  op := node ->> 'op';
+  IF col IS NULL OR op IS NULL THEN
+    ${MALFORMED}
+  END IF;
+  entry := columns -> col;
+  IF entry IS NOT NULL AND (entry ->> 'filter')::boolean THEN
+    expr := entry ->> 'sql';
+    typ := entry ->> 'type';
+  ELSE
+    -- table.column.jsonKey: a key of a JSON column, compared as text.
+    dot1 := strpos(col, '.');
+    dot2 := CASE WHEN dot1 > 0 THEN strpos(substr(col, dot1 + 1), '.') ELSE 0 END;
+    entry := CASE WHEN dot2 > 0 THEN columns -> left(col, dot1 + dot2 - 1) END;
+    IF entry IS NULL OR NOT (entry ->> 'filter')::boolean OR NOT (entry ->> 'json')::boolean THEN
+      ${raise400(sql`format('column "%s" is not available for filtering', left(col, 200))`)}
+    END IF;
+    vals := vals || substr(col, dot1 + dot2 + 1);
+    expr := '(' || (entry ->> 'sql') || ' ->> $3[' || cardinality(vals) || '])';
+    typ := 'text';
+  END IF;
+  IF NOT typ = ANY (${TYPES}) THEN
+    RAISE EXCEPTION 'api.filter_sql: unknown type %', typ;
+  END IF;
+  val := node -> 'value';
+  IF op IN ('null', 'notnull') THEN
+    clause := '(' || expr || CASE op WHEN 'null' THEN ' IS NULL)' ELSE ' IS NOT NULL)' END;
+  ELSIF op = 'in' THEN
+    IF jsonb_typeof(val) IS DISTINCT FROM 'array' OR jsonb_array_length(val) = 0 THEN
+      ${raise400(sql`'filter operator in needs a list of values'`)}
+    END IF;
+    first := cardinality(vals) + 1;
+    FOR item IN SELECT a.e FROM jsonb_array_elements(val) AS a(e) LOOP
+      IF jsonb_typeof(item) IS DISTINCT FROM 'string' THEN
+        ${MALFORMED}
+      END IF;
+      PERFORM api.filter_check_value(item #>> '{}', typ, col);
+      vals := vals || (item #>> '{}');
+    END LOOP;
+    clause := '(' || expr || ' = ANY(' || CASE WHEN typ = 'text' THEN '' ELSE 'CAST(' END
+      || '$3[' || first || ':' || cardinality(vals) || ']'
+      || CASE WHEN typ = 'text' THEN '' ELSE ' AS ' || typ || '[])' END || '))';
+  ELSIF op IN ('has', 'sw', 'ew', 'eq', 'ne', 'gt', 'gte', 'lt', 'lte') THEN
+    IF jsonb_typeof(val) IS DISTINCT FROM 'string' THEN
+      ${raise400(sql`format('filter operator %s needs one value', op)`)}
+    END IF;
+    vals := vals || (val #>> '{}');
+    n := cardinality(vals);
+    IF op IN ('has', 'sw', 'ew') THEN
+      clause := '(' || expr || CASE WHEN typ = 'text' THEN '' ELSE '::text' END || ' ILIKE '
+        || CASE WHEN op = 'sw' THEN '' ELSE '''%'' || ' END
+        || 'api.like_literal($3[' || n || '])'
+        || CASE WHEN op = 'ew' THEN '' ELSE ' || ''%''' END || ')';
+    ELSE
+      PERFORM api.filter_check_value(val #>> '{}', typ, col);
+      clause := '(' || expr || ' '
+        || CASE op WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
+             WHEN 'lt' THEN '<' ELSE '<=' END
+        || ' ' || CASE WHEN typ = 'text' THEN '$3[' || n || ']' ELSE 'CAST($3[' || n || '] AS ' || typ || ')' END
+        || ')';
+    END IF;
+  ELSE
+    ${raise400(sql`'unknown filter operator'`)}
+  END IF;
+END
+$fn$;`;
+
+const ownership = (signature: string): Sql[] => {
+  const fn = signatureSql(signature);
+  return [sql`ALTER FUNCTION ${fn} OWNER TO api_owner;`, sql`REVOKE ALL ON FUNCTION ${fn} FROM PUBLIC;`];
+};
+
+/** The helper signatures are generator constants. */
+function signatureSql(signature: string): Sql {
+  const known: Record<string, Sql> = {
+    "api.json_concat_objects(json[])": sql`api.json_concat_objects(json[])`,
+    "api.filter_check_value(text, text, text)": sql`api.filter_check_value(text, text, text)`,
+    "api.filter_sql(jsonb, jsonb, text[], integer)": sql`api.filter_sql(jsonb, jsonb, text[], integer)`,
+  };
+  const found = known[signature];
+  if (!found) throw new Error(`unknown helper ${signature}`);
+  return found;
+}
+
+export function helperStatements(): string[] {
+  const creates = [JSON_CONCAT, CHECK_VALUE, FILTER_SQL];
+  return creates.flatMap((create, i) => [create, ...ownership(HELPER_FUNCTIONS[i] as string)]).map(String);
+}

@@ -1,0 +1,93 @@
+// Route functions: one SQL function per standard GET route (ONE, ARRAY, PAGED), in schema `api`.
+// See README.md in this folder and docs/architecture.md ("Route functions").
+
+import type { EndpointGroup, Schema, StandardRoute } from "../schema/types.ts";
+import { isStandardRoute } from "../schema/types.ts";
+import { type ColumnMap, filterColumns } from "./filter.ts";
+import { functionStatements } from "./function.ts";
+import { helperStatements } from "./helpers.ts";
+import { array } from "./kinds/array.ts";
+import { one } from "./kinds/one.ts";
+import { paged } from "./kinds/paged.ts";
+import type { Kind } from "./kinds/types.ts";
+import { routeFunctionName } from "./names.ts";
+import { Checks } from "./permissions.ts";
+import { Tables } from "./scope.ts";
+import { compileQuery, type QuerySpec } from "./select.ts";
+
+export type { ColumnMap } from "./filter.ts";
+export { HELPER_FUNCTIONS, helperStatements } from "./helpers.ts";
+export { routeFunctionName } from "./names.ts";
+
+const KINDS = { ONE: one, ARRAY: array, PAGED: paged } satisfies Record<StandardRoute["type"], Kind>;
+
+export interface RouteFunction {
+  name: string;
+  route: StandardRoute;
+  group: EndpointGroup;
+}
+
+/** The standard routes that get a function (reads: GET), sorted by function name. */
+export function routeFunctions(schema: Schema): RouteFunction[] {
+  const found: RouteFunction[] = [];
+  for (const group of schema.endpoints) {
+    for (const route of group.routes) {
+      if (isStandardRoute(route) && route.method === "GET") {
+        found.push({ name: routeFunctionName(route, group), route, group });
+      }
+    }
+  }
+  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** One route's statements: CREATE FUNCTION, owner, REVOKE from PUBLIC, GRANT to api_gateway. */
+export function routeFunctionStatementsFor(
+  schema: Schema,
+  route: StandardRoute,
+  group: EndpointGroup,
+): string[] {
+  const tables = new Tables(schema);
+  const checks = new Checks();
+  const compile = (indent: string) => compileQuery(querySpec(route), tables, checks, indent);
+  compile("");
+  const kind = KINDS[route.type](route, compile);
+  return functionStatements(routeFunctionName(route, group), {
+    declare: kind.declare,
+    checks: (indent) => checks.statements(route, indent),
+    statements: kind.statements,
+  });
+}
+
+/** The route's query as the compiler reads it. */
+function querySpec(route: StandardRoute): QuerySpec {
+  return {
+    table: route.table,
+    joins: route.joins,
+    where: route.where,
+    properties: route.response,
+    ...(route.orderBy ? { orderBy: route.orderBy } : {}),
+    ...(route.groupBy ? { groupBy: route.groupBy } : {}),
+  };
+}
+
+/**
+ * What a route lets callers filter and sort on, and which of those keys each column rule hides:
+ * the same map its function holds, so the gateway can point at a bad filter column's position.
+ */
+export function routeColumnMap(schema: Schema, route: StandardRoute): ColumnMap {
+  return filterColumns(compileQuery(querySpec(route), new Tables(schema), new Checks(), ""));
+}
+
+/**
+ * Every statement of the route functions: the runtime helpers they call, then each GET standard
+ * route's function (sorted by name). Run after the API layer's views and grants exist, as a
+ * superuser or the owner of schema `api`.
+ */
+export function routeFunctionStatements(schema: Schema): string[] {
+  return [...helperStatements(), ...routeStatements(schema)];
+}
+
+/** The route functions' statements alone (without the helpers). */
+export function routeStatements(schema: Schema): string[] {
+  return routeFunctions(schema).flatMap((f) => routeFunctionStatementsFor(schema, f.route, f.group));
+}

@@ -1,0 +1,107 @@
+// PAGED: one page of rows and the total, from one statement (one snapshot):
+//
+//   SELECT json_build_object('data', <the page as a JSON array>, 'total', <count of all matches>)
+//
+// page / perPage (defaults 1 / 10; the gateway applies its maximum), sortBy (a response property
+// or `table.column`, see filter.ts), sortOrder (ASC default, DESC, NONE: primary key only, RAND:
+// random()), filter (an AST, see helpers.ts). The order always ends with the primary key (or the
+// groupBy column), so pages are stable. Without sortBy, ASC is the route's own order and DESC its
+// reverse.
+//
+// The default request (no filter, no sortBy, ASC) runs a static query, planned once per
+// connection. Anything else runs the same query text through EXECUTE, with the filter and the
+// order spliced in: both are built only from generator constants (this file, the compile-time
+// column map), and the client's values are bind parameters (`$3`).
+
+import { literal, type Sql, sql, trusted } from "../../sql/sql.ts";
+import { columnMapJson, filterColumns } from "../filter.ts";
+import { nl } from "../layout.ts";
+import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
+import { type CompiledQuery, orderList, selectSql } from "../select.ts";
+import { textArray } from "../values.ts";
+import type { Kind } from "./types.ts";
+
+export const DEFAULT_PER_PAGE = 10;
+export const SORT_ORDERS = ["ASC", "DESC", "NONE", "RAND"] as const;
+
+const PER_PAGE = sql`COALESCE(($1->>'perPage')::bigint, ${literal(DEFAULT_PER_PAGE)})`;
+const PAGE = sql`COALESCE(($1->>'page')::bigint, 1)`;
+const LIMIT = sql`${PER_PAGE} OFFSET (${PAGE} - 1) * ${PER_PAGE}`;
+
+// Placeholders for the dynamic parts; a query text holding them already is refused.
+const WHERE_MARK = "\u0001where\u0001";
+const ORDER_MARK = "\u0001order\u0001";
+
+function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefined, order: Sql): Sql {
+  const inner = `${indent}  `;
+  const rows = `${inner}  `;
+  const base = where ? { where } : {};
+  const page = selectSql(q, rows, { ...base, orderBy: order, limit: LIMIT });
+  const raws = q.properties.filter((p) => p.kind === "raw").map((p) => sql`, ${p.expr}`);
+  const countSelect = selectSql(q, rows, {
+    ...base,
+    select: sql`1${raws.reduce((a, r) => sql`${a}${r}`, sql``)}`,
+  });
+  return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(_api_r.j) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_r), '[]'::json),${nl(inner)}'total', (SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(inner)}) AS _api_c))`;
+}
+
+/** The dynamic query text as constants around the two placeholders: A W B O C W D. */
+function dynamicPieces(q: CompiledQuery, indent: string): string[] {
+  const text = pagedQuery(q, indent, trusted(WHERE_MARK), trusted(ORDER_MARK)).toString();
+  const pieces = text.split(new RegExp(`${WHERE_MARK}|${ORDER_MARK}`));
+  const marks = [...text.matchAll(new RegExp(`${WHERE_MARK}|${ORDER_MARK}`, "g"))].map((m) => m[0]);
+  if (pieces.length !== 4 || marks.join() !== [WHERE_MARK, ORDER_MARK, WHERE_MARK].join()) {
+    throw new Error("a paged query's text holds a reserved placeholder character");
+  }
+  return pieces;
+}
+
+export const paged: Kind = (_route, compile) => ({
+  declare: [
+    sql`_api_sort_order text;`,
+    sql`_api_sort_by text;`,
+    sql`_api_filter jsonb;`,
+    sql`_api_columns jsonb;`,
+    sql`_api_entry jsonb;`,
+    sql`_api_where text;`,
+    sql`_api_order text;`,
+    sql`_api_clause text;`,
+    sql`_api_values text[] := '{}';`,
+    sql`_api_result json;`,
+  ],
+  statements: (indent) => {
+    const i1 = `${indent}  `;
+    const i2 = `${i1}  `;
+    const q = compile(`${i1}    `);
+    const map = filterColumns(q);
+    const order = (descending: boolean) => orderList(q.order, q.tiebreak, descending).toString();
+    const tiebreak = (descending: boolean) => orderList([], q.tiebreak, descending).toString();
+    const [a, b, c, d] = dynamicPieces(q, i1).map((p) => literal(p));
+    const staticQuery = pagedQuery(q, i1, undefined, orderList(q.order, q.tiebreak, false));
+    const sortOrders = textList(SORT_ORDERS);
+    const statements: Sql[] = [
+      sql`IF ${PAGE} < 1 OR ${PER_PAGE} < 1 THEN${nl(i1)}${raise(SQLSTATE.badRequest, "page and perPage must be at least 1")}${nl(indent)}END IF;`,
+      sql`_api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));`,
+      sql`IF _api_sort_order NOT IN (${sortOrders}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `sortOrder must be one of ${SORT_ORDERS.join(", ")}`)}${nl(indent)}END IF;`,
+      sql`_api_sort_by := NULLIF($1->>'sortBy', '');`,
+      sql`_api_filter := NULLIF($1->'filter', 'null'::jsonb);`,
+      sql`IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN${nl(i1)}RETURN (${staticQuery});${nl(indent)}END IF;`,
+      sql`_api_columns := ${literal(columnMapJson(map))}::jsonb;`,
+      ...map.restricted.map(
+        (r) =>
+          sql`IF NOT ${allowedCall(r.access)} THEN${nl(i1)}_api_columns := _api_columns - ${textArray(r.keys)};${nl(indent)}END IF;`,
+      ),
+      sql`_api_where := ${literal(q.where ? `(${q.where.toString()})` : "true")};`,
+      sql`IF _api_filter IS NOT NULL THEN${nl(i1)}SELECT f.vals, f.clause INTO _api_values, _api_clause FROM api.filter_sql(_api_filter, _api_columns, _api_values, 0) AS f;${nl(i1)}_api_where := _api_where || ' AND ' || _api_clause;${nl(indent)}END IF;`,
+      sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
+      sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
+      sql`EXECUTE ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql}${nl(i1)}INTO _api_result USING $1, $2, _api_values;`,
+      sql`RETURN _api_result;`,
+    ];
+    return statements;
+  },
+});
+
+function textList(items: readonly string[]): Sql {
+  return items.map((i) => literal(i)).reduce((acc, l, n) => (n === 0 ? l : sql`${acc}, ${l}`));
+}

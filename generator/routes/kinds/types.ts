@@ -1,0 +1,15 @@
+// What a route kind contributes to its function: local variables and statements. The query is
+// compiled by the caller at whatever indentation the statements end up at.
+
+import type { StandardRoute } from "../../schema/types.ts";
+import type { Sql } from "../../sql/sql.ts";
+import type { CompiledQuery } from "../select.ts";
+
+export type Compile = (indent: string) => CompiledQuery;
+
+export interface KindBody {
+  declare: Sql[];
+  statements: (indent: string) => Sql[];
+}
+
+export type Kind = (route: StandardRoute, compile: Compile) => KindBody;

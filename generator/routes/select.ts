@@ -1,0 +1,194 @@
+// One query (a route's or a subquery's) compiled into its parts: FROM with joins over the API
+// views, WHERE, GROUP BY, the row's JSON object, and its default order. The kinds (kinds/) and
+// subqueries (subquery.ts) assemble the parts into statements.
+//
+// Tables are read through the views `api."<table>"` (column masks, table rule, row policies),
+// aliased with the schema's names: the base table by its name, joins by their alias, so every
+// reference the loader normalised (`"alias"."column"`) works as written.
+
+import type {
+  Column,
+  GroupBy,
+  Join,
+  JoinType,
+  OrderBy,
+  ResponseProperty,
+  WhereCondition,
+} from "../schema/types.ts";
+import { ident, join, type Sql, sql } from "../sql/sql.ts";
+import { nl } from "./layout.ts";
+import { type Member, objectSql } from "./object.ts";
+import { type Access, type Checks, isRestricted } from "./permissions.ts";
+import { rawSql } from "./rawSql.ts";
+import { primaryKeyColumns, QueryScope, type Source, type Tables } from "./scope.ts";
+import { subquerySql } from "./subquery.ts";
+import { whereSql } from "./where.ts";
+
+export interface QuerySpec {
+  table: string;
+  joins: readonly Join[];
+  where: readonly WhereCondition[];
+  orderBy?: OrderBy;
+  groupBy?: GroupBy;
+  properties: readonly ResponseProperty[];
+}
+
+/** A response property, as the query selects it. */
+export type Property =
+  | { kind: "column"; name: string; expr: Sql; source: Source; column: Column }
+  | { kind: "raw"; name: string; expr: Sql }
+  | { kind: "subquery"; name: string; expr: Sql };
+
+export interface OrderKey {
+  expr: Sql;
+  descending: boolean;
+}
+
+export interface CompiledQuery {
+  scope: QueryScope;
+  properties: Property[];
+  /** The row's JSON object. */
+  object: Sql;
+  /** What follows FROM: the base view and the joins. */
+  from: Sql;
+  where?: Sql;
+  groupBy?: Sql;
+  /** The schema's orderBy (none: empty). */
+  order: OrderKey[];
+  /** Appended to every order so it is total: the primary key, or the groupBy column when grouped. */
+  tiebreak: Sql[];
+}
+
+const SIMPLE_SELECTOR = /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$/;
+
+const JOIN_SQL = {
+  INNER: sql`INNER JOIN`,
+  LEFT: sql`LEFT JOIN`,
+  RIGHT: sql`RIGHT JOIN`,
+} satisfies Record<JoinType, Sql>;
+
+/** The API view of a table. */
+export const viewOf = (table: string): Sql => ident("api", table);
+
+/**
+ * Compiles a query. `indent` is the indentation of the query's own lines (FROM, WHERE, ...), for
+ * layout only.
+ */
+export function compileQuery(
+  spec: QuerySpec,
+  tables: Tables,
+  checks: Checks,
+  indent: string,
+  parent?: QueryScope,
+): CompiledQuery {
+  const scope = new QueryScope(tables, parent);
+  const base = scope.add(spec.table, spec.table);
+  checks.useTable(base.table);
+  const from: Sql[] = [sql`${viewOf(spec.table)} AS ${ident(spec.table)}`];
+  for (const j of spec.joins) {
+    const source = scope.add(j.alias, j.table);
+    checks.useTable(source.table);
+    from.push(
+      sql`${nl(indent)}${JOIN_SQL[j.type]} ${viewOf(j.table)} AS ${ident(j.alias)} ON ${joinOn(j, scope)}`,
+    );
+  }
+  const where = whereSql(spec.where, scope);
+  const properties = spec.properties.map((p) => property(p, scope, tables, checks, `${indent}    `));
+  const members: Member[] = properties.map((p) => {
+    const access = p.kind === "column" ? columnAccess(p.column) : undefined;
+    return access ? { name: p.name, value: p.expr, access } : { name: p.name, value: p.expr };
+  });
+  if (members.length > 0 && members.every((m) => m.access)) {
+    checks.requireAnyColumn(members.map((m) => m.access as Access));
+  }
+  const groupBy = spec.groupBy ? ident(spec.groupBy.tableName, spec.groupBy.columnName) : undefined;
+  const order: OrderKey[] = spec.orderBy
+    ? [
+        {
+          expr: ident(spec.orderBy.tableName, spec.orderBy.columnName),
+          descending: spec.orderBy.order === "DESC",
+        },
+      ]
+    : [];
+  const tiebreak = groupBy ? [groupBy] : primaryKeyColumns(base.table).map((c) => ident(base.name, c));
+  return {
+    scope,
+    properties,
+    object: objectSql(members, `${indent}  `),
+    from: join(from, ""),
+    ...(where ? { where } : {}),
+    ...(groupBy ? { groupBy } : {}),
+    order,
+    tiebreak,
+  };
+}
+
+function joinOn(j: Join, scope: QueryScope): Sql {
+  if (j.custom !== undefined) return sql`(${rawSql(j.custom, scope)})`;
+  if (j.localColumnName === undefined || j.foreignColumnName === undefined) {
+    throw new Error(`join "${j.alias}" needs localColumnName and foreignColumnName, or custom`);
+  }
+  const local = j.localTableAlias ?? scope.base.name;
+  return sql`${ident(j.alias, j.foreignColumnName)} = ${ident(local, j.localColumnName)}`;
+}
+
+function property(
+  p: ResponseProperty,
+  scope: QueryScope,
+  tables: Tables,
+  checks: Checks,
+  indent: string,
+): Property {
+  if (p.subquery) {
+    return { kind: "subquery", name: p.name, expr: subquerySql(p.subquery, tables, checks, indent, scope) };
+  }
+  if (p.selector === undefined)
+    throw new Error(`response property "${p.name}" needs a selector or a subquery`);
+  const simple = SIMPLE_SELECTOR.exec(p.selector.trim());
+  if (simple) {
+    const [, name, columnName] = simple as unknown as [string, string, string];
+    const source = scope.resolve(name);
+    if (source) {
+      const column = scope.column(name, columnName);
+      return { kind: "column", name: p.name, expr: ident(source.name, columnName), source, column };
+    }
+  }
+  return { kind: "raw", name: p.name, expr: sql`(${rawSql(p.selector, scope)})` };
+}
+
+/** The column rule when the column has one. */
+export function columnAccess(column: Column): Access | undefined {
+  return isRestricted(column) ? { roles: column.roles, scopes: column.scopes } : undefined;
+}
+
+/** `ORDER BY` keys: the given keys, then the tiebreak columns not already there. */
+export function orderList(keys: readonly OrderKey[], tiebreak: readonly Sql[], descending: boolean): Sql {
+  const seen = new Set(keys.map((k) => k.expr.toString()));
+  const all = [
+    ...keys.map((k) => sql`${k.expr} ${k.descending !== descending ? sql`DESC` : sql`ASC`}`),
+    ...tiebreak
+      .filter((t) => !seen.has(t.toString()))
+      .map((t) => sql`${t} ${descending ? sql`DESC` : sql`ASC`}`),
+  ];
+  return join(all);
+}
+
+export interface SelectOptions {
+  /** Replaces the query's own WHERE (PAGED adds the filter). */
+  where?: Sql;
+  orderBy?: Sql;
+  limit?: Sql;
+  /** The select list; default the row's object `AS j`. */
+  select?: Sql;
+}
+
+/** `SELECT <object> AS j FROM ... WHERE ... GROUP BY ... ORDER BY ... LIMIT ...`, one clause a line. */
+export function selectSql(q: CompiledQuery, indent: string, options: SelectOptions = {}): Sql {
+  const where = options.where ?? q.where;
+  const clauses: Sql[] = [sql`SELECT ${options.select ?? sql`${q.object} AS j`}`, sql`FROM ${q.from}`];
+  if (where) clauses.push(sql`WHERE ${where}`);
+  if (q.groupBy) clauses.push(sql`GROUP BY ${q.groupBy}`);
+  if (options.orderBy) clauses.push(sql`ORDER BY ${options.orderBy}`);
+  if (options.limit) clauses.push(sql`LIMIT ${options.limit}`);
+  return join(clauses, `\n${indent}`);
+}

@@ -1,0 +1,119 @@
+// Runtime values inside route functions. A function is called as `api."<name>"(params, ctx)`:
+// `$1` is the request parameters and `$2` the caller context (jsonb objects). Queries refer to
+// them positionally, never by name, so the same query text works as static plpgsql SQL and under
+// `EXECUTE ... USING params, ctx, ...`, and no column of the schema can shadow them.
+// A value compared with a column is cast to that column's base type (no length or precision: a
+// `varchar(30)` or `numeric(10,2)` cast would cut or round the client's value before comparing).
+
+import type { Column } from "../schema/types.ts";
+import { join, literal, type Sql, sql } from "../sql/sql.ts";
+import { type PgTypeName, pgType } from "../tables/columnType.ts";
+
+export const PARAMS = sql`$1`;
+export const CTX = sql`$2`;
+/** PAGED, dynamic path only: the filter's values (`text[]`). */
+export const FILTER_VALUES = sql`$3`;
+
+/** The type a runtime value is cast to before it is compared with a column. */
+export type CastType =
+  | "smallint"
+  | "integer"
+  | "bigint"
+  | "numeric"
+  | "real"
+  | "double precision"
+  | "boolean"
+  | "text"
+  | "jsonb"
+  | "date"
+  | "timestamptz"
+  | "timestamp"
+  | "time"
+  | "interval"
+  | "uuid"
+  | "bytea";
+
+const CAST_TYPES = {
+  smallint: "smallint",
+  integer: "integer",
+  bigint: "bigint",
+  numeric: "numeric",
+  real: "real",
+  "double precision": "double precision",
+  boolean: "boolean",
+  char: "text",
+  varchar: "text",
+  text: "text",
+  jsonb: "jsonb",
+  date: "date",
+  timestamptz: "timestamptz",
+  timestamp: "timestamp",
+  time: "time",
+  interval: "interval",
+  uuid: "uuid",
+  bytea: "bytea",
+} satisfies Record<PgTypeName, CastType>;
+
+const CAST_SQL = {
+  smallint: sql`smallint`,
+  integer: sql`integer`,
+  bigint: sql`bigint`,
+  numeric: sql`numeric`,
+  real: sql`real`,
+  "double precision": sql`double precision`,
+  boolean: sql`boolean`,
+  text: sql`text`,
+  jsonb: sql`jsonb`,
+  date: sql`date`,
+  timestamptz: sql`timestamptz`,
+  timestamp: sql`timestamp`,
+  time: sql`time`,
+  interval: sql`interval`,
+  uuid: sql`uuid`,
+  bytea: sql`bytea`,
+} satisfies Record<CastType, Sql>;
+
+/** Every cast type, for the runtime filter helper's whitelist. */
+export const ALL_CAST_TYPES = Object.keys(CAST_SQL) as CastType[];
+
+export function castType(column: Column): CastType {
+  return CAST_TYPES[pgType(column).name];
+}
+
+export function castSql(type: CastType): Sql {
+  return CAST_SQL[type];
+}
+
+/** True when comparing with text needs no cast (the string types). */
+export const isTextual = (column: Column): boolean => castType(column) === "text";
+
+/**
+ * `$param` (from `$1`) or `#global` (from `$2`) as a value of the column's type: text as is
+ * (`$1->>'q'`), JSON columns as jsonb (`$1->'doc'`), others cast (`($1->>'id')::bigint`). Without a
+ * column (raw SQL that compares with nothing known): text.
+ */
+export function runtimeValue(from: Sql, name: string, column: Column | undefined): Sql {
+  const key = literal(name);
+  const type = column ? castType(column) : "text";
+  if (type === "text") return sql`(${from}->>${key})`;
+  if (type === "jsonb") return sql`(${from}->${key})`;
+  return sql`(${from}->>${key})::${castSql(type)}`;
+}
+
+/** A `$param` holding a JSON array, as a Postgres array of the column's type. */
+export function runtimeArray(from: Sql, name: string, column: Column): Sql {
+  const elements = sql`ARRAY(SELECT jsonb_array_elements_text(${from}->${literal(name)}))`;
+  const type = castType(column);
+  return type === "text" ? elements : sql`${elements}::${castSql(type)}[]`;
+}
+
+/** A list of role or scope names as `text[]`. */
+export function textArray(items: readonly string[]): Sql {
+  if (items.length === 0) return sql`'{}'::text[]`;
+  return sql`ARRAY[${join(items.map((i) => literal(i)))}]::text[]`;
+}
+
+/** Escapes `\`, `%` and `_` so a LIKE pattern matches the text literally (backslash is LIKE's default escape). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,158 @@
+CREATE FUNCTION api.json_concat_objects(parts json[])
+RETURNS json
+LANGUAGE sql
+IMMUTABLE PARALLEL SAFE
+AS $fn$
+  SELECT ('{' || COALESCE(pg_catalog.string_agg(u.members, ', ' ORDER BY u.i), '') || '}')::json
+  FROM (
+    SELECT p.i, NULLIF(pg_catalog.substr(p.part::text, 2, pg_catalog.length(p.part::text) - 2), '') AS members
+    FROM pg_catalog.unnest(parts) WITH ORDINALITY AS p(part, i)
+  ) AS u
+$fn$;
+
+ALTER FUNCTION api.json_concat_objects(json[]) OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION api.json_concat_objects(json[]) FROM PUBLIC;
+
+CREATE FUNCTION api.filter_check_value(value text, typ text, column_name text)
+RETURNS void
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+  IF typ = 'text' THEN
+    RETURN;
+  END IF;
+  IF NOT typ = ANY (ARRAY['smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision', 'boolean', 'text', 'jsonb', 'date', 'timestamptz', 'timestamp', 'time', 'interval', 'uuid', 'bytea']) THEN
+    RAISE EXCEPTION 'api.filter_check_value: unknown type %', typ;
+  END IF;
+  -- typ is one of the whitelisted names above: never client text.
+  EXECUTE format('SELECT CAST($1 AS %s)', typ) USING value;
+EXCEPTION WHEN data_exception THEN
+  RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = format('filter value for column "%s" is not a valid %s', column_name, typ);
+END
+$fn$;
+
+ALTER FUNCTION api.filter_check_value(text, text, text) OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION api.filter_check_value(text, text, text) FROM PUBLIC;
+
+CREATE FUNCTION api.filter_sql(node jsonb, columns jsonb, INOUT vals text[], depth integer, OUT clause text)
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  kind text;
+  item jsonb;
+  part text;
+  parts text[] := '{}';
+  col text;
+  op text;
+  entry jsonb;
+  expr text;
+  typ text;
+  val jsonb;
+  n integer;
+  first integer;
+  dot1 integer;
+  dot2 integer;
+BEGIN
+  IF depth > 32 THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'filter is nested too deeply';
+  END IF;
+  IF jsonb_typeof(node) IS DISTINCT FROM 'object' THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'filter is malformed';
+  END IF;
+  IF node ? 'and' OR node ? 'or' THEN
+    kind := CASE WHEN node ? 'and' THEN 'and' ELSE 'or' END;
+    IF jsonb_typeof(node -> kind) IS DISTINCT FROM 'array' THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'filter is malformed';
+    END IF;
+    FOR item IN SELECT a.e FROM jsonb_array_elements(node -> kind) AS a(e) LOOP
+      SELECT f.vals, f.clause INTO vals, part FROM api.filter_sql(item, columns, vals, depth + 1) AS f;
+      parts := parts || part;
+    END LOOP;
+    IF cardinality(parts) = 0 THEN
+      clause := CASE kind WHEN 'and' THEN '(true)' ELSE '(false)' END;
+    ELSE
+      clause := '(' || array_to_string(parts, CASE kind WHEN 'and' THEN ' AND ' ELSE ' OR ' END) || ')';
+    END IF;
+    RETURN;
+  END IF;
+  IF node ? 'not' THEN
+    SELECT f.vals, f.clause INTO vals, part FROM api.filter_sql(node -> 'not', columns, vals, depth + 1) AS f;
+    clause := '(NOT ' || part || ')';
+    RETURN;
+  END IF;
+  col := node ->> 'column';
+  op := node ->> 'op';
+  IF col IS NULL OR op IS NULL THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'filter is malformed';
+  END IF;
+  entry := columns -> col;
+  IF entry IS NOT NULL AND (entry ->> 'filter')::boolean THEN
+    expr := entry ->> 'sql';
+    typ := entry ->> 'type';
+  ELSE
+    -- table.column.jsonKey: a key of a JSON column, compared as text.
+    dot1 := strpos(col, '.');
+    dot2 := CASE WHEN dot1 > 0 THEN strpos(substr(col, dot1 + 1), '.') ELSE 0 END;
+    entry := CASE WHEN dot2 > 0 THEN columns -> left(col, dot1 + dot2 - 1) END;
+    IF entry IS NULL OR NOT (entry ->> 'filter')::boolean OR NOT (entry ->> 'json')::boolean THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = format('column "%s" is not available for filtering', left(col, 200));
+    END IF;
+    vals := vals || substr(col, dot1 + dot2 + 1);
+    expr := '(' || (entry ->> 'sql') || ' ->> $3[' || cardinality(vals) || '])';
+    typ := 'text';
+  END IF;
+  IF NOT typ = ANY (ARRAY['smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision', 'boolean', 'text', 'jsonb', 'date', 'timestamptz', 'timestamp', 'time', 'interval', 'uuid', 'bytea']) THEN
+    RAISE EXCEPTION 'api.filter_sql: unknown type %', typ;
+  END IF;
+  val := node -> 'value';
+  IF op IN ('null', 'notnull') THEN
+    clause := '(' || expr || CASE op WHEN 'null' THEN ' IS NULL)' ELSE ' IS NOT NULL)' END;
+  ELSIF op = 'in' THEN
+    IF jsonb_typeof(val) IS DISTINCT FROM 'array' OR jsonb_array_length(val) = 0 THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'filter operator in needs a list of values';
+    END IF;
+    first := cardinality(vals) + 1;
+    FOR item IN SELECT a.e FROM jsonb_array_elements(val) AS a(e) LOOP
+      IF jsonb_typeof(item) IS DISTINCT FROM 'string' THEN
+        RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'filter is malformed';
+      END IF;
+      PERFORM api.filter_check_value(item #>> '{}', typ, col);
+      vals := vals || (item #>> '{}');
+    END LOOP;
+    clause := '(' || expr || ' = ANY(' || CASE WHEN typ = 'text' THEN '' ELSE 'CAST(' END
+      || '$3[' || first || ':' || cardinality(vals) || ']'
+      || CASE WHEN typ = 'text' THEN '' ELSE ' AS ' || typ || '[])' END || '))';
+  ELSIF op IN ('has', 'sw', 'ew', 'eq', 'ne', 'gt', 'gte', 'lt', 'lte') THEN
+    IF jsonb_typeof(val) IS DISTINCT FROM 'string' THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = format('filter operator %s needs one value', op);
+    END IF;
+    vals := vals || (val #>> '{}');
+    n := cardinality(vals);
+    IF op IN ('has', 'sw', 'ew') THEN
+      clause := '(' || expr || CASE WHEN typ = 'text' THEN '' ELSE '::text' END || ' ILIKE '
+        || CASE WHEN op = 'sw' THEN '' ELSE '''%'' || ' END
+        || 'api.like_literal($3[' || n || '])'
+        || CASE WHEN op = 'ew' THEN '' ELSE ' || ''%''' END || ')';
+    ELSE
+      PERFORM api.filter_check_value(val #>> '{}', typ, col);
+      clause := '(' || expr || ' '
+        || CASE op WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
+             WHEN 'lt' THEN '<' ELSE '<=' END
+        || ' ' || CASE WHEN typ = 'text' THEN '$3[' || n || ']' ELSE 'CAST($3[' || n || '] AS ' || typ || ')' END
+        || ')';
+    END IF;
+  ELSE
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'unknown filter operator';
+  END IF;
+END
+$fn$;
+
+ALTER FUNCTION api.filter_sql(jsonb, jsonb, text[], integer) OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION api.filter_sql(jsonb, jsonb, text[], integer) FROM PUBLIC;

@@ -1,0 +1,65 @@
+CREATE FUNCTION "api"."GET /api/v1/user/:id"(params jsonb, ctx jsonb)
+RETURNS json
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, api, pg_temp
+SET timezone = 'UTC'
+AS $fn$
+#variable_conflict use_column
+DECLARE
+  _api_row json;
+  _api_count bigint;
+BEGIN
+  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
+  IF NOT api.has_role(ARRAY['admin', 'user']::text[]) THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
+  END IF;
+  BEGIN
+    SELECT (array_agg(_api_r.j))[1], count(*) INTO _api_row, _api_count FROM (
+      SELECT CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[]) AND api.allowed('{}'::text[], ARRAY['billing:read']::text[]))
+          THEN json_build_object(
+            'id', "user"."id",
+            'email', "user"."email",
+            'lastLoginOn', "user"."lastLoginOn",
+            'companyName', "companyId_company"."name",
+            'billingEmail', "companyId_company"."billingEmail"
+          )
+          ELSE api.json_concat_objects(ARRAY[
+            json_build_object(
+              'id', "user"."id",
+              'email', "user"."email"
+            ),
+            CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN json_build_object(
+              'lastLoginOn', "user"."lastLoginOn"
+            ) END,
+            json_build_object(
+              'companyName', "companyId_company"."name"
+            ),
+            CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN json_build_object(
+              'billingEmail', "companyId_company"."billingEmail"
+            ) END
+          ]::json[])
+        END AS j
+      FROM "api"."user" AS "user"
+      INNER JOIN "api"."company" AS "companyId_company" ON "companyId_company"."id" = "user"."companyId"
+      WHERE "user"."id" = ($1->>'id')::bigint AND "user"."companyId" = ($2->>'companyId')::bigint
+      LIMIT 2
+    ) AS _api_r;
+    IF _api_count = 0 THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
+    ELSIF _api_count > 1 THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0409', MESSAGE = 'More than one user matches the request';
+    END IF;
+    RETURN json_build_object('data', _api_row);
+  EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
+      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
+  END;
+END
+$fn$;
+
+ALTER FUNCTION "api"."GET /api/v1/user/:id"(jsonb, jsonb) OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."GET /api/v1/user/:id"(jsonb, jsonb) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/user/:id"(jsonb, jsonb) TO api_gateway;

@@ -1,0 +1,149 @@
+CREATE FUNCTION "api"."GET /api/v1/user"(params jsonb, ctx jsonb)
+RETURNS json
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, api, pg_temp
+SET timezone = 'UTC'
+AS $fn$
+#variable_conflict use_column
+DECLARE
+  _api_sort_order text;
+  _api_sort_by text;
+  _api_filter jsonb;
+  _api_columns jsonb;
+  _api_entry jsonb;
+  _api_where text;
+  _api_order text;
+  _api_clause text;
+  _api_values text[] := '{}';
+  _api_result json;
+BEGIN
+  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
+  BEGIN
+    IF COALESCE(($1->>'page')::bigint, 1) < 1 OR COALESCE(($1->>'perPage')::bigint, 10) < 1 THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'page and perPage must be at least 1';
+    END IF;
+    _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
+    IF _api_sort_order NOT IN ('ASC', 'DESC', 'NONE', 'RAND') THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'sortOrder must be one of ASC, DESC, NONE, RAND';
+    END IF;
+    _api_sort_by := NULLIF($1->>'sortBy', '');
+    _api_filter := NULLIF($1->'filter', 'null'::jsonb);
+    IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
+      RETURN (SELECT json_build_object(
+        'data', COALESCE((SELECT json_agg(_api_r.j) FROM (
+          SELECT CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[]))
+              THEN json_build_object(
+                'id', "user"."id",
+                'email', "user"."email",
+                'lastLoginOn', "user"."lastLoginOn",
+                'settings', "user"."settings",
+                'companyName', "c"."name",
+                'emailDomain', (split_part("user"."email", '@', 2))
+              )
+              ELSE api.json_concat_objects(ARRAY[
+                json_build_object(
+                  'id', "user"."id",
+                  'email', "user"."email"
+                ),
+                CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN json_build_object(
+                  'lastLoginOn', "user"."lastLoginOn"
+                ) END,
+                json_build_object(
+                  'settings', "user"."settings",
+                  'companyName', "c"."name",
+                  'emailDomain', (split_part("user"."email", '@', 2))
+                )
+              ]::json[])
+            END AS j
+          FROM "api"."user" AS "user"
+          LEFT JOIN "api"."company" AS "c" ON "c"."id" = "user"."companyId"
+          WHERE "user"."companyId" = ($2->>'companyId')::bigint
+          ORDER BY "user"."email" ASC, "user"."id" ASC
+          LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+        ) AS _api_r), '[]'::json),
+        'total', (SELECT count(*) FROM (
+          SELECT 1, (split_part("user"."email", '@', 2))
+          FROM "api"."user" AS "user"
+          LEFT JOIN "api"."company" AS "c" ON "c"."id" = "user"."companyId"
+          WHERE "user"."companyId" = ($2->>'companyId')::bigint
+        ) AS _api_c)));
+    END IF;
+    _api_columns := '{"user.id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"user.email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"user.lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.settings":{"sql":"\"user\".\"settings\"","type":"jsonb","filter":true,"sort":true,"json":true},"c.name":{"sql":"\"c\".\"name\"","type":"text","filter":true,"sort":true,"json":false},"company.name":{"sql":"\"c\".\"name\"","type":"text","filter":true,"sort":true,"json":false},"id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"settings":{"sql":"\"user\".\"settings\"","type":"jsonb","filter":true,"sort":true,"json":true},"companyName":{"sql":"\"c\".\"name\"","type":"text","filter":true,"sort":true,"json":false},"emailDomain":{"sql":"(split_part(\"user\".\"email\", ''@'', 2))","type":null,"filter":false,"sort":true,"json":false}}'::jsonb;
+    IF NOT api.allowed(ARRAY['admin']::text[], '{}'::text[]) THEN
+      _api_columns := _api_columns - ARRAY['user.lastLoginOn', 'lastLoginOn']::text[];
+    END IF;
+    _api_where := '("user"."companyId" = ($2->>''companyId'')::bigint)';
+    IF _api_filter IS NOT NULL THEN
+      SELECT f.vals, f.clause INTO _api_values, _api_clause FROM api.filter_sql(_api_filter, _api_columns, _api_values, 0) AS f;
+      _api_where := _api_where || ' AND ' || _api_clause;
+    END IF;
+    IF _api_sort_by IS NOT NULL THEN
+      _api_entry := _api_columns -> _api_sort_by;
+      IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN
+        RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = format('column "%s" is not available for sorting', left(_api_sort_by, 200));
+      END IF;
+    END IF;
+    _api_order := CASE
+      WHEN _api_sort_order = 'RAND' THEN 'random(), "user"."id" ASC'
+      WHEN _api_sort_order = 'NONE' THEN '"user"."id" ASC'
+      WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ' DESC, "user"."id" DESC'
+      WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ' ASC, "user"."id" ASC'
+      WHEN _api_sort_order = 'DESC' THEN '"user"."email" DESC, "user"."id" DESC'
+      ELSE '"user"."email" ASC, "user"."id" ASC'
+    END;
+    EXECUTE 'SELECT json_build_object(
+        ''data'', COALESCE((SELECT json_agg(_api_r.j) FROM (
+          SELECT CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[]))
+              THEN json_build_object(
+                ''id'', "user"."id",
+                ''email'', "user"."email",
+                ''lastLoginOn'', "user"."lastLoginOn",
+                ''settings'', "user"."settings",
+                ''companyName'', "c"."name",
+                ''emailDomain'', (split_part("user"."email", ''@'', 2))
+              )
+              ELSE api.json_concat_objects(ARRAY[
+                json_build_object(
+                  ''id'', "user"."id",
+                  ''email'', "user"."email"
+                ),
+                CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN json_build_object(
+                  ''lastLoginOn'', "user"."lastLoginOn"
+                ) END,
+                json_build_object(
+                  ''settings'', "user"."settings",
+                  ''companyName'', "c"."name",
+                  ''emailDomain'', (split_part("user"."email", ''@'', 2))
+                )
+              ]::json[])
+            END AS j
+          FROM "api"."user" AS "user"
+          LEFT JOIN "api"."company" AS "c" ON "c"."id" = "user"."companyId"
+          WHERE '
+      || _api_where || '
+          ORDER BY '
+      || _api_order || '
+          LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
+        ) AS _api_r), ''[]''::json),
+        ''total'', (SELECT count(*) FROM (
+          SELECT 1, (split_part("user"."email", ''@'', 2))
+          FROM "api"."user" AS "user"
+          LEFT JOIN "api"."company" AS "c" ON "c"."id" = "user"."companyId"
+          WHERE '
+      || _api_where || '
+        ) AS _api_c))'
+      INTO _api_result USING $1, $2, _api_values;
+    RETURN _api_result;
+  EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
+      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
+  END;
+END
+$fn$;
+
+ALTER FUNCTION "api"."GET /api/v1/user"(jsonb, jsonb) OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."GET /api/v1/user"(jsonb, jsonb) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/user"(jsonb, jsonb) TO api_gateway;
