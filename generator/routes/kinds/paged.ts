@@ -9,9 +9,10 @@
 // reverse.
 //
 // The default request (no filter, no sortBy, ASC) runs a static query, planned once per
-// connection. Anything else runs the same query text through EXECUTE, with the filter and the
-// order spliced in: both are built only from generator constants (this file, the compile-time
-// column map), and the client's values are bind parameters (`$3`).
+// connection. Anything else runs the same query text with the filter and the order spliced in:
+// both are built only from generator constants (this file, the compile-time column map), and the
+// client's values are parameters (`$3`). That text runs as a prepared statement per shape and
+// connection (cachedExecute), so it too is planned once, not on every request.
 
 import { literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { columnMapJson, filterColumns } from "../filter.ts";
@@ -68,6 +69,8 @@ export const paged: Kind = (_route, compile) => ({
     sql`_api_clause text;`,
     sql`_api_values text[] := '{}';`,
     sql`_api_result json;`,
+    sql`_api_query text;`,
+    sql`_api_key text;`,
   ],
   statements: (indent) => {
     const i1 = `${indent}  `;
@@ -95,12 +98,36 @@ export const paged: Kind = (_route, compile) => ({
       sql`IF _api_filter IS NOT NULL THEN${nl(i1)}SELECT f.vals, f.clause INTO _api_values, _api_clause FROM api.filter_sql(_api_filter, _api_columns, _api_values, 0) AS f;${nl(i1)}_api_where := _api_where || ' AND ' || _api_clause;${nl(indent)}END IF;`,
       sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
       sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
-      sql`EXECUTE ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql}${nl(i1)}INTO _api_result USING $1, $2, _api_values;`,
+      sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
+      ...cachedExecute(indent),
       sql`RETURN _api_result;`,
     ];
     return statements;
   },
 });
+
+/** Prepared statements one session may hold for filter/sort shapes; past it, plain EXECUTE. */
+export const MAX_PREPARED_SHAPES = 200;
+
+/**
+ * Runs `_api_query` as a session-level prepared statement named after its text, so each filter
+ * and sort shape is parsed and planned once per connection (EXECUTE alone plans every call). The
+ * values still travel as parameters: EXECUTE cannot pass `$n` on to a prepared statement, so
+ * they go through transaction-local settings read by the statement's argument expressions. A
+ * session-level setting remembers what was prepared; a bound keeps a client inventing shapes
+ * from growing the session.
+ */
+function cachedExecute(indent: string): Sql[] {
+  const i1 = `${indent}  `;
+  const i2 = `${i1}  `;
+  return [
+    sql`_api_key := 'api.q_' || md5(_api_query);`,
+    sql`IF current_setting(_api_key, true) IS DISTINCT FROM 'prepared' THEN${nl(i1)}IF COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int >= ${literal(MAX_PREPARED_SHAPES)} THEN${nl(i2)}EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;${nl(i2)}RETURN _api_result;${nl(i1)}END IF;${nl(i1)}BEGIN${nl(i2)}EXECUTE format('PREPARE %I(jsonb, jsonb, text[]) AS ', substr(_api_key, 5)) || _api_query;${nl(i1)}EXCEPTION WHEN duplicate_prepared_statement THEN NULL;${nl(i1)}END;${nl(i1)}PERFORM set_config(_api_key, 'prepared', false);${nl(i1)}PERFORM set_config('api.q_count', (COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int + 1)::text, false);${nl(indent)}END IF;`,
+    sql`PERFORM set_config('api.q_params', $1::text, true);`,
+    sql`PERFORM set_config('api.q_values', _api_values::text, true);`,
+    sql`EXECUTE format('EXECUTE %I(current_setting(''api.q_params'')::jsonb, current_setting(''api.ctx'')::jsonb, current_setting(''api.q_values'')::text[])', substr(_api_key, 5))${nl(i1)}INTO _api_result;`,
+  ];
+}
 
 function textList(items: readonly string[]): Sql {
   return items.map((i) => literal(i)).reduce((acc, l, n) => (n === 0 ? l : sql`${acc}, ${l}`));

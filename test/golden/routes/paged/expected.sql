@@ -17,6 +17,8 @@ DECLARE
   _api_clause text;
   _api_values text[] := '{}';
   _api_result json;
+  _api_query text;
+  _api_key text;
 BEGIN
   PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
   BEGIN
@@ -92,7 +94,7 @@ BEGIN
       WHEN _api_sort_order = 'DESC' THEN '"user"."email" DESC, "user"."id" DESC'
       ELSE '"user"."email" ASC, "user"."id" ASC'
     END;
-    EXECUTE 'SELECT json_build_object(
+    _api_query := 'SELECT json_build_object(
         ''data'', COALESCE((SELECT json_agg(_api_r.j) FROM (
           SELECT CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[]))
               THEN json_build_object(
@@ -132,8 +134,24 @@ BEGIN
           LEFT JOIN "api"."company" AS "c" ON "c"."id" = "user"."companyId"
           WHERE '
       || _api_where || '
-        ) AS _api_c))'
-      INTO _api_result USING $1, $2, _api_values;
+        ) AS _api_c))';
+    _api_key := 'api.q_' || md5(_api_query);
+    IF current_setting(_api_key, true) IS DISTINCT FROM 'prepared' THEN
+      IF COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int >= 200 THEN
+        EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;
+        RETURN _api_result;
+      END IF;
+      BEGIN
+        EXECUTE format('PREPARE %I(jsonb, jsonb, text[]) AS ', substr(_api_key, 5)) || _api_query;
+      EXCEPTION WHEN duplicate_prepared_statement THEN NULL;
+      END;
+      PERFORM set_config(_api_key, 'prepared', false);
+      PERFORM set_config('api.q_count', (COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int + 1)::text, false);
+    END IF;
+    PERFORM set_config('api.q_params', $1::text, true);
+    PERFORM set_config('api.q_values', _api_values::text, true);
+    EXECUTE format('EXECUTE %I(current_setting(''api.q_params'')::jsonb, current_setting(''api.ctx'')::jsonb, current_setting(''api.q_values'')::text[])', substr(_api_key, 5))
+      INTO _api_result;
     RETURN _api_result;
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
