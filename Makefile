@@ -5,7 +5,7 @@ APP ?= example
 NODE := node --import tsx
 export APP
 
-.PHONY: run test check migrate serve lint typecheck format install clean-data
+.PHONY: run test check migrate serve token bench lint typecheck format install clean-data
 
 run: node_modules ## install, start embedded Postgres (unless DATABASE_URL), migrate, seed, serve the example
 	$(NODE) cli/run.ts --app $(APP)
@@ -36,3 +36,9 @@ install node_modules: package-lock.json
 
 clean-data: ## remove APP's embedded Postgres data
 	rm -rf $(APP)/.data
+
+token: node_modules ## a development token: make token CLAIMS='{"role":"member","userId":3,"companyId":1}'
+	@$(NODE) cli/token.ts
+
+bench: node_modules ## the gateway vs a hand-written Fastify + pg endpoint, as throughput ratios
+	$(NODE) bench/run.ts

@@ -1,15 +1,23 @@
 // `make run` / `make serve`: Postgres (DATABASE_URL or embedded in <app>/.data), migrate,
-// seed the example data (`seed.sql`, idempotent; skipped by --no-seed), then serve.
+// seed the example data (`seed.sql`, idempotent; skipped by --no-seed), then serve until
+// SIGINT/SIGTERM, finishing in-flight requests before stopping.
 
 import fs from "node:fs";
 import path from "node:path";
+import { readAppSchema } from "../app/load.ts";
 import { ensureDatabase, withClient } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
+import { loadAuthenticator } from "../gateway/auth/index.ts";
+import { readGatewayConfig } from "../gateway/config.ts";
+import { createPool, deriveGatewayUrl } from "../gateway/pool.ts";
+import { buildGateway } from "../gateway/server.ts";
 import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
 
 runCli(async () => {
   const { appDir, flags } = parseArgs();
+  const config = readGatewayConfig();
   const server = await appPostgres(appDir);
+  let stopping = false;
   try {
     console.log(`postgres: ${server.source}`);
     const url = await ensureDatabase(server);
@@ -25,8 +33,29 @@ runCli(async () => {
       await withClient(url, (client) => client.query(fs.readFileSync(seed, "utf8")));
       console.log(`seeded from ${path.relative(process.cwd(), seed)}`);
     }
-    // The HTTP gateway arrives with the read-routes issue; until then `run` stops after migrating.
-    console.log("migrated; the HTTP gateway is not built yet, stopping");
+
+    const schema = readAppSchema(appDir).schema;
+    if (!schema) throw new Error("the schema changed while starting");
+    const pool = createPool(config.gatewayDatabaseUrl ?? (await deriveGatewayUrl(url)), config.poolSize);
+    const authenticate = await loadAuthenticator(appDir, schema);
+    console.log(`authentication: ${authenticate.summary}`);
+    if (authenticate.warning) console.warn(authenticate.warning);
+    const app = buildGateway({ schema, pool, authenticate, config });
+    await app.listen({ port: config.port, host: config.host });
+    console.log(`serving ${path.basename(appDir)} on http://${config.host}:${config.port}`);
+
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        if (stopping) return;
+        stopping = true;
+        resolve();
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    // Fastify's close waits for in-flight requests; then the pool and the cluster go.
+    await app.close();
+    await pool.end();
     return 0;
   } finally {
     await server.stop();

@@ -102,3 +102,18 @@ function globalOf(user: UserContext, name: string): GlobalValue | string[] | und
 function forbidden(): RouteDenial {
   return { status: 403, code: "FORBIDDEN", message: FORBIDDEN_MESSAGE };
 }
+
+/**
+ * The table and column rule (SPEC 6): `roles` non-empty, the caller's role must be one of them;
+ * else `scopes` non-empty, the caller must hold them all; else anyone, anonymous callers too.
+ */
+export function allowedFor(
+  access: { roles: readonly string[]; scopes: readonly string[] },
+  result: AuthResult,
+): boolean {
+  const user = isAnonymous(result) ? undefined : result.user;
+  if (access.roles.length > 0) return user?.role != null && access.roles.includes(user.role);
+  if (access.scopes.length > 0)
+    return user !== undefined && access.scopes.every((s) => user.scopes.includes(s));
+  return true;
+}

@@ -1,0 +1,89 @@
+// A standard route (ONE, ARRAY, PAGED) as the gateway runs it: everything knowable from the
+// schema is compiled here once; per request there is auth, validation, and ONE statement:
+// `SELECT api."<route fn>"($1, $2)` as a named prepared statement, whose json text is the body.
+
+import type pg from "pg";
+import { routeFunctionName } from "../../generator/routes/index.ts";
+import type { EndpointGroup, StandardRoute } from "../../generator/schema/types.ts";
+import { ident } from "../../generator/sql/sql.ts";
+import { type AuthResult, checkRoute, toCtx } from "../auth/context.ts";
+import { ApiError, fromPostgresError } from "../errors.ts";
+import { checkFilterColumns, parseFilter } from "../filter/parse.ts";
+import { compileRequest } from "../request/index.ts";
+import { deprecationHeaders } from "./deprecation.ts";
+import { routeGlobals } from "./globals.ts";
+
+export interface RouteRequest {
+  query: Record<string, string | string[]>;
+  params: Record<string, string>;
+  body: unknown;
+}
+
+export interface RouteReply {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON text, sent as is. */
+  body: string;
+}
+
+export interface StandardRouteOptions {
+  maxPerPage: number;
+  globalParams: string[];
+  /** Filterable columns of a PAGED route and whether the caller may see each. */
+  filterable?: (column: string, auth: AuthResult) => boolean;
+}
+
+let statementCounter = 0;
+
+export function compileStandardRoute(
+  route: StandardRoute,
+  group: EndpointGroup,
+  options: StandardRouteOptions,
+) {
+  const validate = compileRequest(route, { maxPerPage: options.maxPerPage });
+  const access = { roles: route.roles, scopes: route.scopes, usesGlobals: routeGlobals(route) };
+  const statement = {
+    // Named: Postgres parses and plans the call once per connection.
+    name: `route_${++statementCounter}`,
+    text: `SELECT ${ident("api", routeFunctionName(route, group))}($1::jsonb, $2::jsonb)`,
+    rowMode: "array" as const,
+  };
+  const headers = {
+    "content-type": "application/json; charset=utf-8",
+    ...deprecationHeaders(route.deprecation, group.baseUrl),
+  };
+  const paged = route.type === "PAGED";
+
+  return async function run(db: pg.Pool, auth: AuthResult, request: RouteRequest): Promise<RouteReply> {
+    const denied = checkRoute(access, auth);
+    if (denied !== "ok") throw new ApiError(denied.code, denied.message);
+    const input = validate(request);
+    if (!input.ok) throw input.error;
+    const params = input.params;
+    if (paged && typeof params.filter === "string" && params.filter !== "") {
+      const parsed = parseFilter(params.filter);
+      if (!parsed.ok) {
+        throw new ApiError("BAD_REQUEST", `invalid filter: ${parsed.error.message}`);
+      }
+      if (options.filterable) {
+        const hidden = checkFilterColumns(parsed.ast, (column) => options.filterable?.(column, auth) ?? true);
+        if (hidden) {
+          throw new ApiError(
+            "BAD_REQUEST",
+            `invalid filter: column "${hidden.column}" at position ${hidden.position} cannot be filtered on`,
+          );
+        }
+      }
+      params.filter = parsed.ast;
+    }
+    try {
+      const result = await db.query({
+        ...statement,
+        values: [JSON.stringify(params), JSON.stringify(toCtx(auth, options.globalParams))],
+      });
+      return { status: 200, headers, body: (result.rows[0] as unknown[])[0] as string };
+    } catch (error) {
+      throw fromPostgresError(error);
+    }
+  };
+}
