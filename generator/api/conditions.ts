@@ -1,12 +1,13 @@
 // Where conditions (docs/schema.md "Where conditions") compiled to one SQL boolean expression.
-// Shared by row policies and (later) route functions: the caller decides how a table name, a
-// `#global` and a `$param` become SQL; everything else is decided here.
+// Shared by row policies (generator/api/policies.ts) and route functions (generator/routes/where.ts):
+// the caller decides how a table name, a `#global`, a `$param` and raw SQL become SQL; everything
+// else is decided here.
 //
 // - `conjunction` joins a condition to the previous one; AND binds tighter than OR.
 // - `!=` is `<>`; NULL never matches (a global that is unset matches nothing).
 // - LIKE / NOT LIKE (contains), STARTS WITH, ENDS WITH are case-insensitive (ILIKE) and match
-//   `%` and `_` literally; a non-text column is compared as text.
-// - IN / NOT IN take a list of literals (or an array `$param`).
+//   `%`, `_` and `\` literally; a non-text column is compared as text.
+// - IN / NOT IN take a list of values (or an array `$param`).
 // - `custom` is the schema author's SQL (trusted), with `#global` / `$param` mentions replaced.
 
 import type { Column, WhereCondition } from "../schema/types.ts";
@@ -25,6 +26,10 @@ export interface ConditionEnv {
   global(name: string, column: Column | undefined, inRawSql: boolean): Sql;
   /** `$name` as SQL; absent where there are no request parameters (policies). */
   param?(name: string, column: Column | undefined): Sql;
+  /** `$name` holding a JSON array, as an SQL array of the column's type (IN / NOT IN). */
+  paramArray?(name: string, column: Column | undefined): Sql;
+  /** Raw SQL (`custom`) with its mentions replaced; default: `#global` / `$param` via the above. */
+  custom?(sql: string): Sql;
 }
 
 type Operator = NonNullable<WhereCondition["operator"]>;
@@ -37,6 +42,8 @@ const COMPARISON: Partial<Record<Operator, Sql>> = {
   "<=": sql`<=`,
   ">=": sql`>=`,
 };
+
+const IS_WORDS = { true: sql`TRUE`, false: sql`FALSE` };
 
 const PATTERN: Partial<Record<Operator, { not: boolean; prefix: string; suffix: string }>> = {
   LIKE: { not: false, prefix: "%", suffix: "%" },
@@ -51,54 +58,64 @@ const PATTERN: Partial<Record<Operator, { not: boolean; prefix: string; suffix: 
  */
 export function compileConditions(list: readonly WhereCondition[], env: ConditionEnv): Sql {
   if (list.length === 0) return sql`true`;
-  const groups: Sql[][] = [];
+  const groups = orOfAnds(list).map((g) =>
+    join(
+      g.map((c) => sql`(${compileCondition(c, env)})`),
+      " AND ",
+    ),
+  );
+  return list.length === 1 ? (groups[0] as Sql) : sql`(${join(groups, " OR ")})`;
+}
+
+/** The list split at its ORs (AND binds tighter than OR): an OR of AND groups. */
+export function orOfAnds(list: readonly WhereCondition[]): WhereCondition[][] {
+  const groups: WhereCondition[][] = [];
   list.forEach((c, i) => {
-    const term = sql`(${compileCondition(c, env)})`;
     const current = groups[groups.length - 1];
-    if (i === 0 || c.conjunction === "OR" || !current) groups.push([term]);
-    else current.push(term);
+    if (i === 0 || c.conjunction === "OR" || !current) groups.push([c]);
+    else current.push(c);
   });
-  if (list.length === 1) return groups[0]?.[0] as Sql;
-  return sql`(${join(
-    groups.map((g) => join(g, " AND ")),
-    " OR ",
-  )})`;
+  return groups;
 }
 
 export function compileCondition(c: WhereCondition, env: ConditionEnv): Sql {
   if (c.custom !== undefined) {
+    if (env.custom) return env.custom(c.custom);
     return substituteMentions(c.custom, (kind, name) =>
       kind === "global" ? env.global(name, undefined, true) : paramOf(env, name, undefined),
     );
   }
-  const { tableName, columnName, operator } = c;
-  if (tableName === undefined || columnName === undefined || operator === undefined) {
-    throw new Error("a where condition needs tableName, columnName and operator (or custom)");
+  const { tableName, columnName, operator, value } = c;
+  if (tableName === undefined || columnName === undefined || operator === undefined || value === undefined) {
+    throw new Error("a where condition needs tableName, columnName, operator and value (or custom)");
   }
   const column = env.column(tableName, columnName);
   const left = ident(tableName, columnName);
-  const value = c.value;
 
   if (operator === "IS" || operator === "IS NOT") {
+    const form = Array.isArray(value) ? undefined : classifyValue(value);
     const word =
-      value === null ? sql`NULL` : value === true ? sql`TRUE` : value === false ? sql`FALSE` : null;
+      form?.kind === "null" ? sql`NULL` : form?.kind === "boolean" ? IS_WORDS[`${form.value}`] : null;
     if (!word) throw new Error(`${operator} needs NULL, TRUE or FALSE, got ${JSON.stringify(value)}`);
     return operator === "IS" ? sql`${left} IS ${word}` : sql`${left} IS NOT ${word}`;
   }
 
   if (operator === "IN" || operator === "NOT IN") {
     if (Array.isArray(value)) {
-      const items = value.map((v) => scalarLiteral(classifyValue(v), operator));
+      const items = value.map((v) => valueSql(classifyValue(v), column, env, operator));
       return operator === "IN" ? sql`${left} IN (${join(items)})` : sql`${left} NOT IN (${join(items)})`;
     }
-    const form = classifyValue(value ?? null);
-    if (form.kind !== "param") throw new Error(`${operator} needs a list or an array $param`);
-    const array = paramOf(env, form.name, column);
+    const form = classifyValue(value);
+    if (form.kind !== "param") {
+      throw new Error(`${operator} needs a list or an array $param, got ${JSON.stringify(value)}`);
+    }
+    if (!env.paramArray) throw new Error(`request parameters like $${form.name} cannot be used here`);
+    const array = env.paramArray(form.name, column);
     return operator === "IN" ? sql`${left} = ANY (${array})` : sql`${left} <> ALL (${array})`;
   }
 
   if (Array.isArray(value)) throw new Error(`${operator} does not take a list`);
-  const form = classifyValue(value ?? null);
+  const form = classifyValue(value);
 
   const pattern = PATTERN[operator];
   if (pattern) {
@@ -144,6 +161,8 @@ function scalarLiteral(form: ValueForm, operator: Operator): Sql {
       return literal(form.value);
     case "bare":
       return literal(form.word);
+    case "null":
+      return sql`NULL`;
     default:
       throw new Error(`${operator} cannot compare with a ${form.kind} value`);
   }
@@ -151,10 +170,16 @@ function scalarLiteral(form: ValueForm, operator: Operator): Sql {
 
 /** The ILIKE pattern: literal text is escaped here; other values through api.like_literal(). */
 function patternOf(form: ValueForm, prefix: string, suffix: string, env: ConditionEnv): Sql {
-  if (form.kind === "text" || form.kind === "number" || form.kind === "bare") {
-    const text = form.kind === "text" ? form.text : form.kind === "number" ? String(form.value) : form.word;
-    return literal(`${prefix}${escapeLike(text)}${suffix}`);
-  }
+  const constant =
+    form.kind === "text"
+      ? form.text
+      : form.kind === "bare"
+        ? form.word
+        : form.kind === "number" || form.kind === "boolean"
+          ? String(form.value)
+          : undefined;
+  if (constant !== undefined) return literal(`${prefix}${escapeLike(constant)}${suffix}`);
+  if (form.kind === "null") return sql`NULL`;
   let value: Sql;
   if (form.kind === "global") value = env.global(form.name, undefined, false);
   else if (form.kind === "param") value = paramOf(env, form.name, undefined);

@@ -152,5 +152,7 @@ export function substituteMentions(
     last = index + m[0].length;
   }
   parts.push(trusted(text.slice(last)));
+  // A trailing `-- comment` would swallow whatever the generator writes after the text.
+  if (/--[^\n]*$/.test(text)) parts.push(trusted("\n"));
   return join(parts, "");
 }

@@ -125,6 +125,8 @@ export function rawSql(text: string, scope: QueryScope): Sql {
     const column = ref ? scope.findColumn(ref.table, ref.column) : undefined;
     return runtimeValue(token.sigil === "$" ? PARAMS : CTX, token.name, column);
   });
+  // A trailing `-- comment` would swallow whatever the generator writes after the text.
+  if (/--[^\n]*$/.test(text)) parts.push(trusted("\n"));
   return join(parts, "");
 }
 

@@ -84,9 +84,6 @@ export function castSql(type: CastType): Sql {
   return CAST_SQL[type];
 }
 
-/** True when comparing with text needs no cast (the string types). */
-export const isTextual = (column: Column): boolean => castType(column) === "text";
-
 /**
  * `$param` (from `$1`) or `#global` (from `$2`) as a value of the column's type: text as is
  * (`$1->>'q'`), JSON columns as jsonb (`$1->'doc'`), others cast (`($1->>'id')::bigint`). Without a
@@ -100,10 +97,10 @@ export function runtimeValue(from: Sql, name: string, column: Column | undefined
   return sql`(${from}->>${key})::${castSql(type)}`;
 }
 
-/** A `$param` holding a JSON array, as a Postgres array of the column's type. */
-export function runtimeArray(from: Sql, name: string, column: Column): Sql {
+/** A `$param` holding a JSON array, as a Postgres array of the column's type (without one: text). */
+export function runtimeArray(from: Sql, name: string, column: Column | undefined): Sql {
   const elements = sql`ARRAY(SELECT jsonb_array_elements_text(${from}->${literal(name)}))`;
-  const type = castType(column);
+  const type = column ? castType(column) : "text";
   return type === "text" ? elements : sql`${elements}::${castSql(type)}[]`;
 }
 
@@ -113,7 +110,5 @@ export function textArray(items: readonly string[]): Sql {
   return sql`ARRAY[${join(items.map((i) => literal(i)))}]::text[]`;
 }
 
-/** Escapes `\`, `%` and `_` so a LIKE pattern matches the text literally (backslash is LIKE's default escape). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
+/** LIKE escaping, shared with the where conditions (re-exported for the routes' callers). */
+export { escapeLike } from "../api/conditions.ts";

@@ -35,7 +35,7 @@ BEGIN
           ) AS "_api_s1")
         ) AS j
       FROM "api"."user" AS "user"
-      WHERE "user"."email" ILIKE ('%' || api.like_literal(($1->>'q')) || '%') OR ("user"."id" = ANY(ARRAY(SELECT jsonb_array_elements_text($1->'ids'))::bigint[]) AND "user"."firstName" NOT IN ('a', 'b') AND ("user"."companyId" = ($2->>'companyId')::bigint))
+      WHERE "user"."email" ILIKE '%' || api.like_literal(($1->>'q')) || '%' OR ("user"."id" = ANY (ARRAY(SELECT jsonb_array_elements_text($1->'ids'))::bigint[]) AND "user"."firstName" NOT IN ('a', 'b') AND ("user"."companyId" = ($2->>'companyId')::bigint))
       ORDER BY "user"."email" ASC, "user"."id" ASC
     ) AS _api_r));
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format

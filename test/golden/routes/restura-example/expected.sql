@@ -95,7 +95,7 @@ BEGIN
         'metadata', "user"."metadata"
       ) AS j
     FROM "api"."user" AS "user"
-    WHERE NOT ("user"."firstName" ILIKE '%bill%')
+    WHERE "user"."firstName" NOT ILIKE '%bill%'
     ORDER BY "user"."id" ASC
   ) AS _api_r));
 END
