@@ -19,11 +19,21 @@ export interface GatewayDeps {
   config: Pick<GatewayConfig, "maxPerPage" | "bodyLimit" | "logLevel">;
 }
 
-/** Whether a caller may filter on a column: the route returns it and the caller may see it. */
+/**
+ * Whether a caller may filter on a column: the route returns it and the caller may see it. As in
+ * the route function (api.filter_sql), `table.column.jsonKey` names a key of a JSON column and
+ * follows that column's rule.
+ */
 function filterableColumns(map: ColumnMap) {
-  return (column: string, auth: AuthResult): boolean =>
-    map.entries.get(column)?.filter === true &&
-    map.restricted.every((rule) => !rule.keys.includes(column) || allowedFor(rule.access, auth));
+  const visible = (key: string, auth: AuthResult) =>
+    map.restricted.every((rule) => !rule.keys.includes(key) || allowedFor(rule.access, auth));
+  return (column: string, auth: AuthResult): boolean => {
+    if (map.entries.get(column)?.filter === true) return visible(column, auth);
+    const [table, name, ...key] = column.split(".");
+    const base = `${table}.${name}`;
+    const entry = map.entries.get(base);
+    return key.length > 0 && entry?.filter === true && entry.json && visible(base, auth);
+  };
 }
 
 export function buildGateway({ schema, pool, authenticate, config }: GatewayDeps): FastifyInstance {
@@ -36,6 +46,19 @@ export function buildGateway({ schema, pool, authenticate, config }: GatewayDeps
       let n = 0;
       return () => `req-${(++n).toString(36)}`;
     })(),
+    // Malformed URLs (bad percent-encoding, over-long parameters) fail before routing: answer
+    // them in the envelope like everything else.
+    frameworkErrors: (error, request, reply) => {
+      // Path parameters are ids and short keys: over 100 characters is refused (Fastify's default).
+      const message = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? "Path parameter too long" : "Malformed URL";
+      (reply as FastifyReply)
+        .header("x-request-id", request.id)
+        .code(400)
+        .send(errorBody("BAD_REQUEST", message));
+    },
+  });
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
   });
 
   for (const group of schema.endpoints) {
@@ -51,6 +74,8 @@ export function buildGateway({ schema, pool, authenticate, config }: GatewayDeps
         method: route.method,
         url: `${group.baseUrl}${route.path}`,
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
+          // Set first, so an error answer of a deprecated route carries them too (SPEC 9).
+          reply.headers(run.deprecation);
           const auth = await authenticate(request);
           const out = await run(pool, auth, {
             query: request.query as RouteRequest["query"],
@@ -77,7 +102,6 @@ export function buildGateway({ schema, pool, authenticate, config }: GatewayDeps
     reply.code(404).send(errorBody("NOT_FOUND", "Route not found")),
   );
   app.setErrorHandler((error, request, reply) => {
-    reply.header("x-request-id", request.id);
     if (error instanceof ApiError) {
       if (error.status >= 500) request.log.error({ err: error.cause ?? error }, "request failed");
       return reply.code(error.status).send(errorBody(error.code, error.message, error.details));

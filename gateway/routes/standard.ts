@@ -48,19 +48,19 @@ export function compileStandardRoute(
     text: `SELECT ${ident("api", routeFunctionName(route, group))}($1::jsonb, $2::jsonb)`,
     rowMode: "array" as const,
   };
-  const headers = {
-    "content-type": "application/json; charset=utf-8",
-    ...deprecationHeaders(route.deprecation, group.baseUrl),
-  };
+  const deprecation = deprecationHeaders(route.deprecation, group.baseUrl);
+  const headers = { "content-type": "application/json; charset=utf-8", ...deprecation };
   const paged = route.type === "PAGED";
 
-  return async function run(db: pg.Pool, auth: AuthResult, request: RouteRequest): Promise<RouteReply> {
+  async function run(db: pg.Pool, auth: AuthResult, request: RouteRequest): Promise<RouteReply> {
     const denied = checkRoute(access, auth);
     if (denied !== "ok") throw new ApiError(denied.code, denied.message);
     const input = validate(request);
     if (!input.ok) throw input.error;
     const params = input.params;
-    if (paged && typeof params.filter === "string" && params.filter !== "") {
+    // An empty filter is no filter.
+    if (params.filter === "") delete params.filter;
+    if (paged && typeof params.filter === "string") {
       const parsed = parseFilter(params.filter);
       if (!parsed.ok) {
         throw new ApiError("BAD_REQUEST", `invalid filter: ${parsed.error.message}`);
@@ -76,14 +76,29 @@ export function compileStandardRoute(
       }
       params.filter = parsed.ast;
     }
+    const values = [JSON.stringify(params), JSON.stringify(toCtx(auth, options.globalParams))];
+    // Postgres text cannot hold U+0000; refuse it here rather than fail in the database.
+    if (hasNul(params)) {
+      throw new ApiError("BAD_REQUEST", "Request values must not contain the NUL character (U+0000)");
+    }
     try {
       const result = await db.query({
         ...statement,
-        values: [JSON.stringify(params), JSON.stringify(toCtx(auth, options.globalParams))],
+        values,
       });
       return { status: 200, headers, body: (result.rows[0] as unknown[])[0] as string };
     } catch (error) {
       throw fromPostgresError(error);
     }
-  };
+  }
+  return Object.assign(run, { deprecation });
+}
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\0");
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).some(([k, v]) => k.includes("\0") || hasNul(v));
+  }
+  return false;
 }
