@@ -19,6 +19,8 @@ const REPO = path.resolve(import.meta.dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** Only the cases whose name contains this text. */
+const ONLY = process.env.BENCH_ONLY ?? "";
 
 const CASES = [
   { name: "ONE by id, small (GET /company/public/:id, public)", path: "/api/v1/company/public/1" },
@@ -57,7 +59,7 @@ try {
     ...process.env,
     DATABASE_URL: url,
     JWT_SECRET: secret,
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     DB_POOL_SIZE: "10",
   };
 
@@ -82,7 +84,7 @@ try {
   const headers = { authorization: `Bearer ${token}` };
   console.log(`${SECONDS}s x ${ROUNDS} rounds per target and case, ${CONNECTIONS} connections\n`);
   const rows: string[] = [];
-  for (const c of CASES) {
+  for (const c of CASES.filter((c) => c.name.includes(ONLY))) {
     const bodies = await Promise.all(
       Object.values(targets).map(async (port) => {
         const res = await fetch(`http://127.0.0.1:${port}${c.path}`, { headers });

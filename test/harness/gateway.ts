@@ -9,9 +9,11 @@ import jwt from "jsonwebtoken";
 import type pg from "pg";
 import type { Test } from "tap";
 import { readAppSchema } from "../../app/load.ts";
+import { migrateApp } from "../../db/migrate.ts";
 import { builtInAuthenticator, readAuthConfig } from "../../gateway/auth/index.ts";
 import { createPool } from "../../gateway/pool.ts";
 import { buildGateway } from "../../gateway/server.ts";
+import type { Schema } from "../../generator/schema/types.ts";
 import { connect, testDatabase } from "./db.ts";
 import { GATEWAY_TEST_PASSWORD } from "./gatewayRole.ts";
 import { REPO, RESTURA_FIXTURE, type TemplateName } from "./templates.ts";
@@ -52,7 +54,29 @@ export async function testGateway(
   const url = await testDatabase(t, template);
   const su = await connect(t, url);
   await su.query(fs.readFileSync(APPS[template].seed, "utf8"));
+  const schema = readAppSchema(APPS[template].dir).schema;
+  if (!schema) throw new Error(`${template}: schema does not load`);
+  return serve(t, url, su, schema, config);
+}
 
+/** A gateway for a scratch app directory: migrated into a new database here, then `seed` run. */
+export async function testGatewayForApp(t: Test, appDir: string, seed = ""): Promise<TestGateway> {
+  const url = await testDatabase(t);
+  await migrateApp({ appDir, url });
+  const su = await connect(t, url);
+  if (seed) await su.query(seed);
+  const schema = readAppSchema(appDir).schema;
+  if (!schema) throw new Error(`${appDir}: schema does not load`);
+  return serve(t, url, su, schema, {});
+}
+
+async function serve(
+  t: Test,
+  url: string,
+  su: pg.Client,
+  schema: Schema,
+  config: { maxPerPage?: number },
+): Promise<TestGateway> {
   const gatewayUrl = new URL(url);
   gatewayUrl.username = "api_gateway";
   gatewayUrl.password = GATEWAY_TEST_PASSWORD;
@@ -66,8 +90,6 @@ export async function testGateway(
     };
   });
 
-  const schema = readAppSchema(APPS[template].dir).schema;
-  if (!schema) throw new Error(`${template}: schema does not load`);
   const authenticate = builtInAuthenticator(
     readAuthConfig({ JWT_SECRET }) as Parameters<typeof builtInAuthenticator>[0],
     schema.globalParams,
