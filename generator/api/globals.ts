@@ -17,6 +17,7 @@ import {
   type WhereCondition,
 } from "../schema/types.ts";
 import { classifyValue } from "../schema/values.ts";
+import { endsInLineComment, tokenize } from "../sql/rawSqlLexer.ts";
 import { join, literal, type Sql, sql, trusted } from "../sql/sql.ts";
 import { pgType, renderPgType } from "../tables/columnType.ts";
 
@@ -129,30 +130,18 @@ function unify(types: string[]): string {
   return "text";
 }
 
-// Strings, quoted identifiers, dollar-quoted strings and comments are copied as they are; only
-// `#name` and `$name` outside them are mentions (the rule of sqlMentions in generator/schema).
-const RAW_SQL_TOKENS =
-  /(\$([A-Za-z_]\w*)?\$[\s\S]*?\$\2\$|'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\/\*[\s\S]*?\*\/)|([#$])([A-Za-z_][A-Za-z0-9_]*)/g;
-
 /**
  * Schema-author SQL (trusted) with each `#global` and `$param` mention replaced by the fragment
- * that `replace` returns for it.
+ * that `replace` returns for it (mentions as generator/sql/rawSqlLexer.ts finds them).
  */
 export function substituteMentions(
   text: string,
   replace: (kind: "global" | "param", name: string) => Sql,
 ): Sql {
-  const parts: Sql[] = [];
-  let last = 0;
-  for (const m of text.matchAll(RAW_SQL_TOKENS)) {
-    if (m[1] !== undefined) continue;
-    const index = m.index as number;
-    parts.push(trusted(text.slice(last, index)));
-    parts.push(replace(m[3] === "#" ? "global" : "param", m[4] as string));
-    last = index + m[0].length;
-  }
-  parts.push(trusted(text.slice(last)));
+  const parts = tokenize(text).map((t) =>
+    t.kind === "mention" ? replace(t.sigil === "#" ? "global" : "param", t.name) : trusted(t.text),
+  );
   // A trailing `-- comment` would swallow whatever the generator writes after the text.
-  if (/--[^\n]*$/.test(text)) parts.push(trusted("\n"));
+  if (endsInLineComment(text)) parts.push(trusted("\n"));
   return join(parts, "");
 }

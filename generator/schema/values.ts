@@ -1,6 +1,8 @@
 // The small languages inside schema strings: where/assignment value forms, ENUM and DECIMAL
 // column values, and `$param` / `#global` mentions inside raw SQL written by the schema author.
 
+import { mentions } from "../sql/rawSqlLexer.ts";
+
 export type ValueForm =
   | { kind: "global"; name: string }
   | { kind: "param"; name: string }
@@ -82,13 +84,5 @@ export function parseDecimal(value: string): { precision: number; scale: number 
  * dollar-quoted strings and comments. `$1` and `#>>` are not names.
  */
 export function sqlMentions(sql: string): { params: string[]; globals: string[] } {
-  const code = sql
-    .replace(/\$([A-Za-z_]\w*)?\$[\s\S]*?\$\1\$/g, " ")
-    .replace(/'(?:[^']|'')*'/g, " ")
-    .replace(/"(?:[^"]|"")*"/g, " ")
-    .replace(/--[^\n]*/g, " ")
-    .replace(/\/\*[\s\S]*?\*\//g, " ");
-  const params = [...code.matchAll(new RegExp(`\\$(${NAME})`, "g"))].map((m) => m[1] as string);
-  const globals = [...code.matchAll(new RegExp(`#(${NAME})`, "g"))].map((m) => m[1] as string);
-  return { params: [...new Set(params)], globals: [...new Set(globals)] };
+  return mentions(sql);
 }
