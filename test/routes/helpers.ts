@@ -126,3 +126,40 @@ export async function routeDatabase(
 export function exact(t: Test, actual: unknown, expected: unknown, message?: string): void {
   t.equal(JSON.stringify(actual, null, 1), JSON.stringify(expected, null, 1), message ?? "exact body");
 }
+
+/** A recorded call and its answer (expected/*.json), checked by hand against the seed. */
+export interface ExpectedCase {
+  route: string;
+  params: unknown;
+  ctx: Ctx;
+  body?: unknown;
+  error?: string;
+}
+
+export function readExpected(name: "example" | "restura"): ExpectedCase[] {
+  return JSON.parse(fs.readFileSync(path.join(import.meta.dirname, `expected/${name}.json`), "utf8"));
+}
+
+/** Every GET standard route has a case, and each case answers exactly as recorded. */
+export function replayExpected(t: Test, db: RouteDb, cases: readonly ExpectedCase[]): void {
+  t.test("every GET standard route is covered", async (t) => {
+    const covered = new Set(cases.map((c) => c.route));
+    for (const group of db.schema.endpoints) {
+      for (const route of group.routes) {
+        if (route.method !== "GET" || route.type.startsWith("CUSTOM")) continue;
+        t.ok(covered.has(`GET ${group.baseUrl}${route.path}`), `GET ${group.baseUrl}${route.path}`);
+      }
+    }
+  });
+  for (const c of cases) {
+    t.test(`${c.route} ${JSON.stringify(c.params)} as ${c.ctx.role ?? "anonymous"}`, async (t) => {
+      const outcome = await db.call(c.route, c.params, c.ctx);
+      if (c.error !== undefined) {
+        t.same(outcome.ok ? outcome.text : `${outcome.code}: ${outcome.message}`, c.error);
+      } else {
+        t.ok(outcome.ok, outcome.ok ? "succeeds" : `${outcome.code}: ${outcome.message}`);
+        if (outcome.ok) exact(t, outcome.body, c.body);
+      }
+    });
+  }
+}
