@@ -61,6 +61,7 @@ export interface PostgresErrorLike {
   constraint?: string;
   column?: string;
   table?: string;
+  schema?: string;
   detail?: string;
 }
 
@@ -78,14 +79,109 @@ export const OUR_SQLSTATES = {
 } as const satisfies Record<string, ErrorCode>;
 
 /**
- * Postgres's own SQLSTATEs that map to a client error. The mapper must build a safe message
- * (from the constraint or column name, never from Postgres's text); returning undefined falls
- * through to the generic 500.
- *
- * WRITE ROUTES: add here 23505 (unique_violation) and 23503 (foreign_key_violation) -> 409
- * CONFLICT, 23502 (not_null_violation) and 23514 (check_violation) -> 422 VALIDATION_ERROR.
+ * What a write route tells the mapper: the schema's constraints (gateway/constraints.ts), the
+ * route's method and base table. Reads pass none: a constraint violation there is a bug (500).
  */
-export const POSTGRES_SQLSTATES: Record<string, (err: PostgresErrorLike) => ApiError | undefined> = {};
+export interface WriteErrorContext {
+  constraints: {
+    find(
+      table: string,
+      name: string,
+    ): { kind: string; columns: string[]; refTable?: string; name: string; table: string } | undefined;
+    hasColumn(table: string, column: string): boolean;
+  };
+  method: string;
+  table: string;
+}
+
+type PostgresMapper = (err: PostgresErrorLike, context: WriteErrorContext) => ApiError | undefined;
+
+/** The schema's constraint behind a violation: only tables in `public`, only names the schema defines. */
+function constraintOf(err: PostgresErrorLike, context: WriteErrorContext, kind: string) {
+  if (err.schema !== undefined && err.schema !== "public") return undefined;
+  if (typeof err.table !== "string" || typeof err.constraint !== "string") return undefined;
+  const found = context.constraints.find(err.table, err.constraint);
+  return found?.kind === kind ? found : undefined;
+}
+
+const listed = (columns: readonly string[]) => columns.join(", ");
+const eachColumn = (columns: readonly string[], message: string): ErrorDetails | undefined => {
+  if (columns.length === 0) return undefined;
+  const details: ErrorDetails = {};
+  for (const c of columns) details[c] = message;
+  return details;
+};
+
+function foreignKeyConflict(err: PostgresErrorLike, context: WriteErrorContext): ApiError | undefined {
+  const c = constraintOf(err, context, "foreignKey");
+  if (!c) return undefined;
+  if (context.method !== "DELETE" && c.table === context.table) {
+    const ref = c.refTable ?? "row";
+    return new ApiError(
+      "CONFLICT",
+      `${listed(c.columns)} does not refer to an existing ${ref}`,
+      eachColumn(c.columns, `must refer to an existing ${ref}`),
+      { cause: err },
+    );
+  }
+  return new ApiError(
+    "CONFLICT",
+    `This ${c.refTable ?? context.table} is still referenced by ${c.table} (${listed(c.columns)})`,
+    undefined,
+    { cause: err },
+  );
+}
+
+/**
+ * Postgres's own SQLSTATEs that map to a client error (write routes). The message is built from
+ * the schema's names (constraint -> table and columns, through the context's map), never from
+ * Postgres's text; a violation of a constraint the schema does not define, or without a context,
+ * falls through (undefined) to the generic 500.
+ *
+ * - 23505 unique_violation -> 409 CONFLICT naming the columns.
+ * - 23503 foreign_key_violation (and 23001 restrict_violation, raised for ON DELETE / ON UPDATE
+ *   RESTRICT) -> 409 CONFLICT: on the route's own table when inserting or updating, the columns
+ *   do not refer to an existing row; otherwise (DELETE, or a referenced key changed) the row is
+ *   still referenced.
+ * - 23502 not_null_violation -> 422 VALIDATION_ERROR, `details` {column: "must not be null"}
+ *   (the column from the error's column field, checked against the schema).
+ * - 23514 check_violation -> 422 VALIDATION_ERROR, `details` for each column the check names.
+ *
+ * Row-level security (42501) is not mapped here: write functions turn a WITH CHECK failure into
+ * A0403 themselves (generator/routes/function.ts), so any other 42501 stays a 500 (a grant is
+ * missing: a server fault, not the client's).
+ */
+export const POSTGRES_SQLSTATES: Record<string, PostgresMapper> = {
+  "23505": (err, context) => {
+    const c = constraintOf(err, context, "unique");
+    if (!c) return undefined;
+    const what = c.columns.length > 0 ? `this ${listed(c.columns)}` : "these values";
+    return new ApiError(
+      "CONFLICT",
+      `A ${c.table} with ${what} already exists`,
+      eachColumn(c.columns, "is already taken"),
+      {
+        cause: err,
+      },
+    );
+  },
+  "23503": (err, context) => foreignKeyConflict(err, context),
+  "23001": (err, context) => foreignKeyConflict(err, context),
+  "23502": (err, context) => {
+    if (err.schema !== undefined && err.schema !== "public") return undefined;
+    if (typeof err.table !== "string" || typeof err.column !== "string") return undefined;
+    if (!context.constraints.hasColumn(err.table, err.column)) return undefined;
+    return new ApiError("VALIDATION_ERROR", undefined, { [err.column]: "must not be null" }, { cause: err });
+  },
+  "23514": (err, context) => {
+    const c = constraintOf(err, context, "check");
+    if (!c) return undefined;
+    const details = eachColumn(c.columns, `does not satisfy the check ${c.name}`);
+    return new ApiError("VALIDATION_ERROR", `The values do not satisfy the check ${c.name}`, details, {
+      cause: err,
+    });
+  },
+};
 
 /** Admin shutdown, crash shutdown, cannot connect now: the server is (re)starting. */
 const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03"]);
@@ -104,10 +200,11 @@ const UNAVAILABLE_ERRNOS = new Set([
 
 /**
  * Maps an error thrown by node-postgres to an ApiError: our SQLSTATEs with their message;
+ * constraint violations of a write route (with its context) as in POSTGRES_SQLSTATES;
  * connection failures (class 08, 57P01-57P03, socket errors) to 503; everything else to a 500
  * with the generic message. The original error is kept as `cause` for the log.
  */
-export function fromPostgresError(err: unknown): ApiError {
+export function fromPostgresError(err: unknown, context?: WriteErrorContext): ApiError {
   if (err instanceof ApiError) return err;
   const pgErr = (typeof err === "object" && err !== null ? err : {}) as PostgresErrorLike;
   const state = typeof pgErr.code === "string" ? pgErr.code : "";
@@ -116,7 +213,10 @@ export function fromPostgresError(err: unknown): ApiError {
     const message = typeof pgErr.message === "string" && pgErr.message !== "" ? pgErr.message : undefined;
     return new ApiError(ours, message, undefined, { cause: err });
   }
-  const mapped = Object.hasOwn(POSTGRES_SQLSTATES, state) ? POSTGRES_SQLSTATES[state]?.(pgErr) : undefined;
+  const mapped =
+    context !== undefined && Object.hasOwn(POSTGRES_SQLSTATES, state)
+      ? POSTGRES_SQLSTATES[state]?.(pgErr, context)
+      : undefined;
   if (mapped !== undefined) return mapped;
   if (state.startsWith("08") || UNAVAILABLE_SQLSTATES.has(state) || UNAVAILABLE_ERRNOS.has(state)) {
     return new ApiError("SERVICE_UNAVAILABLE", undefined, undefined, { cause: err });

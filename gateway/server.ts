@@ -9,7 +9,9 @@ import type { Schema } from "../generator/schema/types.ts";
 import { isStandardRoute } from "../generator/schema/types.ts";
 import { type Authenticator, type AuthResult, allowedFor } from "./auth/context.ts";
 import type { GatewayConfig } from "./config.ts";
+import { constraintIndex } from "./constraints.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import { compileColumnChecks } from "./request/columns.ts";
 import { compileStandardRoute, type RouteRequest } from "./routes/standard.ts";
 
 export interface GatewayDeps {
@@ -61,14 +63,24 @@ export function buildGateway({ schema, pool, authenticate, config }: GatewayDeps
     reply.header("x-request-id", request.id);
   });
 
+  const constraints = constraintIndex(schema);
+  const tables = new Map(schema.database.map((table) => [table.name, table]));
   for (const group of schema.endpoints) {
     for (const route of group.routes) {
       if (!isStandardRoute(route)) continue; // custom handlers arrive with the custom-routes issue
-      if (route.method !== "GET") continue; // writes arrive with the write-routes issue
+      const table = tables.get(route.table);
+      const write =
+        route.method !== "GET" && table
+          ? {
+              columnChecks: compileColumnChecks(route, table),
+              errors: { constraints, method: route.method, table: route.table },
+            }
+          : undefined;
       const run = compileStandardRoute(route, group, {
         maxPerPage: config.maxPerPage,
         globalParams: schema.globalParams,
         ...(route.type === "PAGED" ? { filterable: filterableColumns(routeColumnMap(schema, route)) } : {}),
+        ...(write ? { write } : {}),
       });
       app.route({
         method: route.method,

@@ -1,4 +1,4 @@
-// A standard route (ONE, ARRAY, PAGED) as the gateway runs it: everything knowable from the
+// A standard route (ONE, ARRAY, PAGED reads; POST, PUT, PATCH, DELETE writes) as the gateway runs it: everything knowable from the
 // schema is compiled here once; per request there is auth, validation, and ONE statement:
 // `SELECT api."<route fn>"($1, $2)` as a named prepared statement, whose json text is the body.
 
@@ -7,9 +7,9 @@ import { routeFunctionName } from "../../generator/routes/index.ts";
 import type { EndpointGroup, StandardRoute } from "../../generator/schema/types.ts";
 import { ident } from "../../generator/sql/sql.ts";
 import { type AuthResult, checkRoute, toCtx } from "../auth/context.ts";
-import { ApiError, fromPostgresError } from "../errors.ts";
+import { ApiError, type ErrorDetails, fromPostgresError, type WriteErrorContext } from "../errors.ts";
 import { checkFilterColumns, parseFilter } from "../filter/parse.ts";
-import { compileRequest } from "../request/index.ts";
+import { compileRequest, validationError } from "../request/index.ts";
 import { deprecationHeaders } from "./deprecation.ts";
 import { routeGlobals } from "./globals.ts";
 
@@ -31,6 +31,11 @@ export interface StandardRouteOptions {
   globalParams: string[];
   /** Filterable columns of a PAGED route and whether the caller may see each. */
   filterable?: (column: string, auth: AuthResult) => boolean;
+  /** Write routes: the body's values against their columns, and the constraint map for errors. */
+  write?: {
+    columnChecks: (params: Record<string, unknown>) => ErrorDetails | undefined;
+    errors: WriteErrorContext;
+  };
 }
 
 let statementCounter = 0;
@@ -58,6 +63,10 @@ export function compileStandardRoute(
     const input = validate(request);
     if (!input.ok) throw input.error;
     const params = input.params;
+    if (options.write) {
+      const details = options.write.columnChecks(params);
+      if (details) throw validationError(details);
+    }
     // An empty filter is no filter.
     if (params.filter === "") delete params.filter;
     if (paged && typeof params.filter === "string") {
@@ -88,7 +97,7 @@ export function compileStandardRoute(
       });
       return { status: 200, headers, body: (result.rows[0] as unknown[])[0] as string };
     } catch (error) {
-      throw fromPostgresError(error);
+      throw fromPostgresError(error, options.write?.errors);
     }
   }
   return Object.assign(run, { deprecation });

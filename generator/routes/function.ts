@@ -26,10 +26,18 @@ export interface FunctionBody {
   checks: (indent: string) => Sql[];
   /** The kind's statements: validation, the query, RETURN (at `indent`). */
   statements: (indent: string) => Sql[];
+  /**
+   * A write route: the statements always run in a block that also turns a row-level-security
+   * WITH CHECK failure (`insufficient_privilege`) into A0403 and a value too long for its column
+   * (`string_data_right_truncation`) into A0422.
+   */
+  write?: boolean;
 }
 
 export const CAST_FAILURE_MESSAGE =
   "A request value does not match the type of the column it is compared with";
+export const ROW_FORBIDDEN_MESSAGE = "You do not have permission to write this row";
+export const TOO_LONG_MESSAGE = "A request value is too long for its column";
 
 /** Conditions raised when a request value does not cast (SQLSTATE class 22). */
 const CAST_CONDITIONS = sql`invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
@@ -46,7 +54,19 @@ export function functionStatements(name: string, body: FunctionBody): string[] {
   const lines: Sql[] = [];
   lines.push(sql`PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);`);
   lines.push(...body.checks("  "));
-  if (catches) {
+  if (body.write) {
+    lines.push(
+      sql`BEGIN${concat(statements.map((s) => sql`${nl("    ")}${s}`))}
+  EXCEPTION
+    WHEN ${CAST_CONDITIONS} THEN
+      ${raise(SQLSTATE.badRequest, CAST_FAILURE_MESSAGE)}
+    WHEN string_data_right_truncation THEN
+      ${raise(SQLSTATE.validation, TOO_LONG_MESSAGE)}
+    WHEN insufficient_privilege THEN
+      ${raise(SQLSTATE.forbidden, ROW_FORBIDDEN_MESSAGE)}
+  END;`,
+    );
+  } else if (catches) {
     lines.push(
       sql`BEGIN${concat(statements.map((s) => sql`${nl("    ")}${s}`))}
   EXCEPTION WHEN ${CAST_CONDITIONS} THEN

@@ -1,4 +1,5 @@
-// Route functions: one SQL function per standard GET route (ONE, ARRAY, PAGED), in schema `api`.
+// Route functions: one SQL function per standard route (reads: ONE, ARRAY, PAGED; writes: POST,
+// PUT/PATCH, DELETE), in schema `api`.
 // See README.md in this folder and docs/architecture.md ("Route functions").
 
 import type { EndpointGroup, Schema, StandardRoute } from "../schema/types.ts";
@@ -10,6 +11,7 @@ import { array } from "./kinds/array.ts";
 import { one } from "./kinds/one.ts";
 import { paged } from "./kinds/paged.ts";
 import type { Kind } from "./kinds/types.ts";
+import { post, remove, update } from "./kinds/write.ts";
 import { routeFunctionName } from "./names.ts";
 import { Checks } from "./permissions.ts";
 import { Tables } from "./scope.ts";
@@ -20,6 +22,11 @@ export { HELPER_FUNCTIONS, helperStatements } from "./helpers.ts";
 export { routeFunctionName } from "./names.ts";
 
 const KINDS = { ONE: one, ARRAY: array, PAGED: paged } satisfies Record<StandardRoute["type"], Kind>;
+/** Write routes: the kind follows the method (the loader allows ONE and ARRAY there, not PAGED). */
+const WRITE_KINDS = { POST: post, PUT: update, PATCH: update, DELETE: remove } satisfies Record<
+  Exclude<StandardRoute["method"], "GET">,
+  Kind
+>;
 
 export interface RouteFunction {
   name: string;
@@ -27,12 +34,12 @@ export interface RouteFunction {
   group: EndpointGroup;
 }
 
-/** The standard routes that get a function (reads: GET), sorted by function name. */
+/** The standard routes that get a function (reads and writes), sorted by function name. */
 export function routeFunctions(schema: Schema): RouteFunction[] {
   const found: RouteFunction[] = [];
   for (const group of schema.endpoints) {
     for (const route of group.routes) {
-      if (isStandardRoute(route) && route.method === "GET") {
+      if (isStandardRoute(route)) {
         found.push({ name: routeFunctionName(route, group), route, group });
       }
     }
@@ -50,11 +57,14 @@ export function routeFunctionStatementsFor(
   const checks = new Checks();
   const compile = (indent: string) => compileQuery(querySpec(route), tables, checks, indent);
   compile("");
-  const kind = KINDS[route.type](route, compile);
+  const write = route.method !== "GET";
+  const kind =
+    route.method === "GET" ? KINDS[route.type](route, compile) : WRITE_KINDS[route.method](route, compile);
   return functionStatements(routeFunctionName(route, group), {
     declare: kind.declare,
     checks: (indent) => checks.statements(route, indent),
     statements: kind.statements,
+    ...(write ? { write } : {}),
   });
 }
 
@@ -79,8 +89,8 @@ export function routeColumnMap(schema: Schema, route: StandardRoute): ColumnMap 
 }
 
 /**
- * Every statement of the route functions: the runtime helpers they call, then each GET standard
- * route's function (sorted by name). Run after the API layer's views and grants exist, as a
+ * Every statement of the route functions: the runtime helpers they call, then each standard
+ * route's function, reads and writes (sorted by name). Run after the API layer's views and grants exist, as a
  * superuser or the owner of schema `api`.
  */
 export function routeFunctionStatements(schema: Schema): string[] {

@@ -31,6 +31,7 @@ export const SQLSTATE = {
   forbidden: "A0403",
   notFound: "A0404",
   conflict: "A0409",
+  validation: "A0422",
 } as const;
 
 export const MESSAGES = {

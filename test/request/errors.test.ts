@@ -139,20 +139,71 @@ t.test("constraint classes are not mapped until the write-routes work adds them"
   }
 });
 
-t.test("POSTGRES_SQLSTATES is the place for Postgres's own states", async (t) => {
-  POSTGRES_SQLSTATES["23505"] = (e) =>
-    new ApiError("CONFLICT", `"${e.constraint}" is already taken`, undefined, { cause: e });
-  try {
-    const original = Object.assign(pgError("23505", SECRET), { constraint: "user_email_key" });
-    const err = fromPostgresError(original);
-    t.equal(err.code, "CONFLICT");
-    t.equal(err.status, 409);
-    t.equal(err.message, '"user_email_key" is already taken');
-    POSTGRES_SQLSTATES["23505"] = () => undefined;
-    t.equal(fromPostgresError(original).code, "SERVER_ERROR", "a mapper may decline");
-  } finally {
-    delete POSTGRES_SQLSTATES["23505"];
+t.test("POSTGRES_SQLSTATES: constraint violations of writes, named from the schema's map", async (t) => {
+  t.same(Object.keys(POSTGRES_SQLSTATES).sort(), ["23001", "23502", "23503", "23505", "23514"]);
+  const constraints = {
+    find: (table: string, name: string) =>
+      (<Record<string, { table: string; name: string; kind: string; columns: string[]; refTable?: string }>>{
+        "user/user_email_key": { table: "user", name: "user_email_key", kind: "unique", columns: ["email"] },
+        "task/task_fk": {
+          table: "task",
+          name: "task_fk",
+          kind: "foreignKey",
+          columns: ["projectId"],
+          refTable: "project",
+        },
+        "task/task_title_check": {
+          table: "task",
+          name: "task_title_check",
+          kind: "check",
+          columns: ["title"],
+        },
+      })[`${table}/${name}`],
+    hasColumn: (table: string, column: string) => table === "task" && column === "title",
+  };
+  const ctx = { constraints, method: "POST", table: "task" };
+  const fail = (code: string, fields: Record<string, string>) => Object.assign(pgError(code, SECRET), fields);
+
+  let err = fromPostgresError(fail("23505", { table: "user", constraint: "user_email_key" }), ctx);
+  t.match(err, { code: "CONFLICT", status: 409, message: "A user with this email already exists" });
+  t.same(err.details, { email: "is already taken" });
+  err = fromPostgresError(fail("23503", { table: "task", constraint: "task_fk" }), ctx);
+  t.match(err, { code: "CONFLICT", message: "projectId does not refer to an existing project" });
+  err = fromPostgresError(fail("23503", { table: "task", constraint: "task_fk" }), {
+    ...ctx,
+    method: "DELETE",
+  });
+  t.match(err, { code: "CONFLICT", message: "This project is still referenced by task (projectId)" });
+  err = fromPostgresError(fail("23502", { table: "task", column: "title" }), ctx);
+  t.match(err, { code: "VALIDATION_ERROR", status: 422 });
+  t.same(err.details, { title: "must not be null" });
+  err = fromPostgresError(fail("23514", { table: "task", constraint: "task_title_check" }), ctx);
+  t.match(err, { code: "VALIDATION_ERROR", message: "The values do not satisfy the check task_title_check" });
+  t.same(err.details, { title: "does not satisfy the check task_title_check" });
+
+  for (const [code, fields] of [
+    ["23505", { table: "user", constraint: "not_in_the_schema" }],
+    ["23503", { table: "task", constraint: "user_email_key" }],
+    ["23502", { table: "task", column: "secret" }],
+    ["23514", { table: "task", constraint: "task_title_check", schema: "other" }],
+  ] as const) {
+    t.equal(
+      fromPostgresError(fail(code, fields), ctx).code,
+      "SERVER_ERROR",
+      `${code} ${JSON.stringify(fields)}`,
+    );
   }
+  t.equal(
+    fromPostgresError(fail("23505", { table: "user", constraint: "user_email_key" })).code,
+    "SERVER_ERROR",
+    "without a write context (reads) nothing is mapped",
+  );
+  t.notMatch(
+    JSON.stringify(
+      fromPostgresError(fail("23505", { table: "user", constraint: "user_email_key" }), ctx).toBody(),
+    ),
+    /secret/,
+  );
 });
 
 t.test("connection failures are 503 SERVICE_UNAVAILABLE", async (t) => {

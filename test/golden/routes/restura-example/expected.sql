@@ -481,3 +481,71 @@ ALTER FUNCTION "api"."GET /api/v1/user/with-orders"(jsonb, jsonb) OWNER TO api_o
 REVOKE ALL ON FUNCTION "api"."GET /api/v1/user/with-orders"(jsonb, jsonb) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/user/with-orders"(jsonb, jsonb) TO api_gateway;
+
+CREATE FUNCTION "api"."PATCH /api/v1/user/me"(params jsonb, ctx jsonb)
+RETURNS json
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, api, pg_temp
+SET timezone = 'UTC'
+AS $fn$
+#variable_conflict use_column
+DECLARE
+  _api_row json;
+  _api_count bigint;
+  _api_k0 bigint;
+BEGIN
+  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
+  IF NOT api.has_role(ARRAY['user', 'admin']::text[]) THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
+  END IF;
+  BEGIN
+    SELECT count(*), (array_agg(_api_s.k0))[1] INTO _api_count, _api_k0 FROM (
+      SELECT "user"."id" AS k0
+      FROM "api"."user" AS "user"
+      WHERE "user"."id" = ($2->>'userId')::bigint
+      LIMIT 2
+      FOR UPDATE OF "user"
+    ) AS _api_s;
+    IF _api_count = 0 THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
+    ELSIF _api_count > 1 THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0409', MESSAGE = 'More than one user matches the request';
+    END IF;
+    UPDATE "public"."user" AS "user"
+    SET "firstName" = CASE WHEN $1 ? 'firstName' THEN ($1->>'firstName') ELSE "user"."firstName" END,
+        "lastName" = CASE WHEN $1 ? 'lastName' THEN ($1->>'lastName') ELSE "user"."lastName" END,
+        "email" = CASE WHEN $1 ? 'email' THEN ($1->>'email') ELSE "user"."email" END,
+        "phone" = CASE WHEN $1 ? 'phone' THEN ($1->>'phone') ELSE "user"."phone" END,
+        "password" = CASE WHEN $1 ? 'password' THEN ($1->>'password') ELSE "user"."password" END
+    WHERE "user"."id" = _api_k0;
+    SELECT _api_r.j INTO _api_row FROM (
+      SELECT json_build_object(
+          'id', "user"."id",
+          'firstName', "user"."firstName",
+          'lastName', "user"."lastName",
+          'email', "user"."email",
+          'phone', "user"."phone"
+        ) AS j
+      FROM "api"."user" AS "user"
+      WHERE "user"."id" = _api_k0
+      LIMIT 1
+    ) AS _api_r;
+    RETURN json_build_object('data', _api_row);
+  EXCEPTION
+    WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
+      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
+    WHEN string_data_right_truncation THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0422', MESSAGE = 'A request value is too long for its column';
+    WHEN insufficient_privilege THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'You do not have permission to write this row';
+  END;
+END
+$fn$;
+
+ALTER FUNCTION "api"."PATCH /api/v1/user/me"(jsonb, jsonb) OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."PATCH /api/v1/user/me"(jsonb, jsonb) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "api"."PATCH /api/v1/user/me"(jsonb, jsonb) TO api_gateway;

@@ -1,0 +1,257 @@
+// Write routes (SPEC 3, "Standard writes"): POST inserts one row, PUT/PATCH update the one row the
+// route's where selects, DELETE deletes what it selects. The kind is chosen by the method; the
+// route's type (ONE, ARRAY) only matters for DELETE (ONE: exactly one row, ARRAY: every match).
+//
+// Writes go to the table `public."<table>"` (as api_owner: row-level security holds, USING and
+// WITH CHECK); rows are selected through the API views, with the route's joins and where, exactly
+// as a read would see them, and locked (`FOR UPDATE OF <base>`) before anything is written. The
+// response is read back in a second statement through the views, by primary key, in the
+// route's response shape (a data-modifying CTE's rows are invisible to a sibling SELECT).
+//
+// Columns written: the request parameters that name a column of the base table, minus path
+// parameters (they select, never set) and minus assigned columns (the assignment always wins),
+// plus the assignments. An optional parameter the body leaves out is not written: POST gives the
+// column its default, PUT/PATCH keep the stored value.
+
+import type { Assignment, Column, StandardRoute, Table } from "../../schema/types.ts";
+import { classifyValue } from "../../schema/values.ts";
+import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
+import { buildTableModel } from "../../tables/model.ts";
+import { tableRef } from "../../tables/names.ts";
+import { nl } from "../layout.ts";
+import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
+import { primaryKeyColumns } from "../scope.ts";
+import { type CompiledQuery, columnAccess, selectSql } from "../select.ts";
+import { CTX, castSql, castType, PARAMS, runtimeValue } from "../values.ts";
+import { conflictMessage, notFoundMessage } from "./one.ts";
+import type { Kind, KindBody } from "./types.ts";
+
+export const columnForbiddenMessage = (column: string) =>
+  `You do not have permission to write the column "${column}"`;
+
+/** The request parameters a write sets: body parameters naming base-table columns. */
+export function writtenParams(
+  route: StandardRoute,
+  table: Table,
+): { name: string; column: Column; required: boolean }[] {
+  const inPath = new Set(route.path.split("/").flatMap((s) => (s.startsWith(":") ? [s.slice(1)] : [])));
+  const assigned = new Set(route.assignments.map((a) => a.name));
+  const out: { name: string; column: Column; required: boolean }[] = [];
+  for (const p of route.request) {
+    if (inPath.has(p.name) || assigned.has(p.name)) continue;
+    const column = table.columns.find((c) => c.name === p.name);
+    if (column) out.push({ name: p.name, column, required: p.required });
+  }
+  return out;
+}
+
+/** A body parameter as a value of its column's type (JSON null is SQL NULL). */
+function bodyValue(name: string, column: Column): Sql {
+  const type = castType(column);
+  if (type === "jsonb") return sql`NULLIF(${PARAMS}->${literal(name)}, 'null'::jsonb)`;
+  return runtimeValue(PARAMS, name, column);
+}
+
+const present = (name: string): Sql => sql`${PARAMS} ? ${literal(name)}`;
+
+/** An assignment's value (`#global`, `$param`, literal) as a value of the column's type. */
+function assignmentValue(a: Assignment, column: Column): Sql {
+  const form = classifyValue(a.value);
+  switch (form.kind) {
+    case "global":
+      return runtimeValue(CTX, form.name, column);
+    case "param":
+      return bodyValue(form.name, column);
+    case "text":
+      return sql`${literal(form.text)}::${castSql(castType(column))}`;
+    case "number":
+      return sql`${literal(form.value)}::${castSql(castType(column))}`;
+    case "boolean":
+      return literal(form.value);
+    case "null":
+      return sql`NULL`;
+    default:
+      throw new Error(`assignment to "${a.name}": unsupported value ${JSON.stringify(a.value)}`);
+  }
+}
+
+function columnOf(table: Table, name: string): Column {
+  const column = table.columns.find((c) => c.name === name);
+  if (!column) throw new Error(`table "${table.name}" has no column "${name}" (was the schema validated?)`);
+  return column;
+}
+
+/** A body naming a column the caller may not see: A0403 (SPEC 6), before anything is written. */
+function columnChecks(route: StandardRoute, table: Table, indent: string): Sql[] {
+  const out: Sql[] = [];
+  for (const p of writtenParams(route, table)) {
+    const access = columnAccess(p.column);
+    if (!access) continue;
+    out.push(
+      sql`IF ${present(p.name)} AND NOT ${allowedCall(access)} THEN${nl(`${indent}  `)}${raiseComputed(
+        SQLSTATE.forbidden,
+        literal(columnForbiddenMessage(p.name)),
+      )}${nl(indent)}END IF;`,
+    );
+  }
+  return out;
+}
+
+/** `_api_k0`, `_api_k1`, ...: the primary key of the row written. */
+function keyVars(table: Table): { column: string; variable: Sql; type: Sql }[] {
+  return primaryKeyColumns(table).map((column, i) => ({
+    column,
+    variable: trusted(`_api_k${i}`),
+    type: castSql(castType(columnOf(table, column))),
+  }));
+}
+
+function keyDeclarations(table: Table): Sql[] {
+  return keyVars(table).map((k) => sql`${k.variable} ${k.type};`);
+}
+
+/** The base row's primary key equals the key variables. */
+function keyMatch(alias: string, table: Table): Sql {
+  return join(
+    keyVars(table).map((k) => sql`${ident(alias, k.column)} = ${k.variable}`),
+    " AND ",
+  );
+}
+
+/**
+ * Selects (through the views, joins and where) and locks at most two matching rows; none is
+ * A0404, two A0409. The key variables then hold the one row's primary key.
+ */
+function lockOne(route: StandardRoute, q: CompiledQuery, table: Table, indent: string): Sql[] {
+  const inner = `${indent}  `;
+  const keys = keyVars(table);
+  const base = q.scope.base.name;
+  const clauses: Sql[] = [
+    sql`SELECT ${join(keys.map((k, i) => sql`${ident(base, k.column)} AS ${trusted(`k${i}`)}`))}`,
+    sql`FROM ${q.from}`,
+  ];
+  if (q.where) clauses.push(sql`WHERE ${q.where}`);
+  clauses.push(sql`LIMIT 2`, sql`FOR UPDATE OF ${ident(base)}`);
+  const firsts = keys.map((_k, i) => sql`(array_agg(_api_s.${trusted(`k${i}`)}))[1]`);
+  const into = keys.map((k) => k.variable);
+  return [
+    sql`SELECT count(*), ${join(firsts)} INTO _api_count, ${join(into)} FROM (${nl(inner)}${join(clauses, `\n${inner}`)}${nl(indent)}) AS _api_s;`,
+    sql`IF _api_count = 0 THEN${nl(inner)}${raise(SQLSTATE.notFound, notFoundMessage(route.table))}${nl(indent)}ELSIF _api_count > 1 THEN${nl(inner)}${raise(SQLSTATE.conflict, conflictMessage(route.table))}${nl(indent)}END IF;`,
+  ];
+}
+
+/** The written row in the route's response shape, by primary key; `{"data": null}` when a join hides it. */
+function readBack(q: CompiledQuery, table: Table, indent: string): Sql[] {
+  const inner = `${indent}  `;
+  const select = selectSql(q, inner, { where: keyMatch(q.scope.base.name, table), limit: literal(1) });
+  return [
+    sql`SELECT _api_r.j INTO _api_row FROM (${nl(inner)}${select}${nl(indent)}) AS _api_r;`,
+    sql`RETURN json_build_object('data', _api_row);`,
+  ];
+}
+
+/** POST: one INSERT, then the row read back. */
+export const post: Kind = (route, compile) => {
+  const table = compile("").scope.base.table;
+  const model = buildTableModel(table);
+  return {
+    declare: [sql`_api_row json;`, ...keyDeclarations(table)],
+    statements: (indent) => {
+      const q = compile(`${indent}  `);
+      const columns: Sql[] = [];
+      const values: Sql[] = [];
+      for (const p of writtenParams(route, table)) {
+        const value = bodyValue(p.name, p.column);
+        columns.push(ident(p.column.name));
+        if (p.required) {
+          values.push(value);
+          continue;
+        }
+        const m = model.columns.find((c) => c.name === p.column.name);
+        const fallback = m?.identity
+          ? sql`nextval(pg_get_serial_sequence(${literal(tableRef(table.name).toString())}, ${literal(p.column.name)}))`
+          : m?.default !== undefined
+            ? sql`(${trusted(m.default)})`
+            : sql`NULL`;
+        values.push(sql`CASE WHEN ${present(p.name)} THEN ${value} ELSE ${fallback} END`);
+      }
+      for (const a of route.assignments) {
+        columns.push(ident(a.name));
+        values.push(assignmentValue(a, columnOf(table, a.name)));
+      }
+      const keys = keyVars(table);
+      const returning = sql`RETURNING ${join(keys.map((k) => ident(route.table, k.column)))} INTO ${join(keys.map((k) => k.variable))}`;
+      const target = sql`${tableRef(table.name)} AS ${ident(route.table)}`;
+      const insert =
+        columns.length === 0
+          ? sql`INSERT INTO ${target} DEFAULT VALUES ${returning};`
+          : sql`INSERT INTO ${target} (${join(columns)})${nl(indent)}VALUES (${join(values)})${nl(indent)}${returning};`;
+      return [...columnChecks(route, table, indent), insert, ...readBack(q, table, indent)];
+    },
+  };
+};
+
+/** PUT / PATCH: lock the one row the where selects, UPDATE it by primary key, read it back. */
+export const update: Kind = (route, compile) => {
+  const table = compile("").scope.base.table;
+  return {
+    declare: [sql`_api_row json;`, sql`_api_count bigint;`, ...keyDeclarations(table)],
+    statements: (indent) => {
+      const q = compile(`${indent}  `);
+      const sets: Sql[] = [];
+      for (const p of writtenParams(route, table)) {
+        const col = ident(p.column.name);
+        const value = bodyValue(p.name, p.column);
+        sets.push(
+          p.required
+            ? sql`${col} = ${value}`
+            : sql`${col} = CASE WHEN ${present(p.name)} THEN ${value} ELSE ${ident(route.table, p.column.name)} END`,
+        );
+      }
+      for (const a of route.assignments) {
+        sets.push(sql`${ident(a.name)} = ${assignmentValue(a, columnOf(table, a.name))}`);
+      }
+      const out = [...columnChecks(route, table, indent), ...lockOne(route, q, table, indent)];
+      if (sets.length > 0) {
+        out.push(
+          sql`UPDATE ${tableRef(table.name)} AS ${ident(route.table)}${nl(indent)}SET ${join(sets, `,\n${indent}    `)}${nl(indent)}WHERE ${keyMatch(route.table, table)};`,
+        );
+      }
+      return [...out, ...readBack(q, table, indent)];
+    },
+  };
+};
+
+/** DELETE: ONE deletes exactly one row (A0404 / A0409 otherwise), ARRAY every match. `{"data": true}`. */
+export const remove: Kind = (route, compile): KindBody => {
+  const table = compile("").scope.base.table;
+  if (route.type === "ONE") {
+    return {
+      declare: [sql`_api_count bigint;`, ...keyDeclarations(table)],
+      statements: (indent) => {
+        const q = compile(`${indent}  `);
+        return [
+          ...lockOne(route, q, table, indent),
+          sql`DELETE FROM ${tableRef(table.name)} AS ${ident(route.table)} WHERE ${keyMatch(route.table, table)};`,
+          sql`RETURN json_build_object('data', true);`,
+        ];
+      },
+    };
+  }
+  return {
+    declare: [],
+    statements: (indent) => {
+      const inner = `${indent}  `;
+      const q = compile(inner);
+      const pk = primaryKeyColumns(table);
+      const base = q.scope.base.name;
+      const target = "_api_target";
+      const clauses: Sql[] = [sql`SELECT ${join(pk.map((c) => ident(base, c)))}`, sql`FROM ${q.from}`];
+      if (q.where) clauses.push(sql`WHERE ${q.where}`);
+      return [
+        sql`DELETE FROM ${tableRef(table.name)} AS ${ident(target)}${nl(indent)}WHERE (${join(pk.map((c) => ident(target, c)))}) IN (${nl(inner)}${join(clauses, `\n${inner}`)}${nl(indent)});`,
+        sql`RETURN json_build_object('data', true);`,
+      ];
+    },
+  };
+};
