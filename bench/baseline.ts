@@ -62,6 +62,23 @@ const COMPANY_PUBLIC = `
 SELECT json_build_object('data', json_build_object('id', c."id", 'name', c."name", 'slug', c."slug"))
 FROM "company" c WHERE c."id" = $1 AND c."isListed" IS TRUE`;
 
+const TASK_JSON = `json_build_object('data', json_build_object(
+  'id', t."id", 'projectId', t."projectId", 'projectName', p."name", 'title', t."title",
+  'description', t."description", 'priority', t."priority", 'estimateHours', t."estimateHours",
+  'done', t."done", 'dueDate', t."dueDate", 'assigneeId', t."assigneeId", 'createdOn', t."createdOn"))`;
+
+const TASK_INSERT = `
+WITH t AS (
+  INSERT INTO "task" ("companyId", "createdById", "projectId", "title", "priority", "estimateHours")
+  SELECT $1, $2, p."id", $4, $5, $6 FROM "project" p WHERE p."id" = $3 AND p."companyId" = $1
+  RETURNING *)
+SELECT ${TASK_JSON} FROM t JOIN "project" p ON p."id" = t."projectId"`;
+
+const TASK_UPDATE = `
+WITH t AS (
+  UPDATE "task" SET "title" = $3, "done" = $4 WHERE "id" = $1 AND "companyId" = $2 RETURNING *)
+SELECT ${TASK_JSON} FROM t JOIN "project" p ON p."id" = t."projectId"`;
+
 function claims(authorization: string | undefined): { companyId: number } | undefined {
   const token = authorization?.startsWith("Bearer ") ? authorization.slice(7) : undefined;
   if (!token) return undefined;
@@ -118,6 +135,55 @@ app.get<{ Querystring: { page?: string; perPage?: string; filter?: string } }>(
     return reply.header("content-type", "application/json; charset=utf-8").send((rows[0] as unknown[])[0]);
   },
 );
+interface TaskBody {
+  projectId?: number;
+  title?: string;
+  priority?: string;
+  estimateHours?: number;
+  done?: boolean;
+}
+app.post<{ Body: TaskBody }>("/api/v1/task", async (req, reply) => {
+  const user = claims(req.headers.authorization) as { companyId: number; userId: number } | undefined;
+  if (!user)
+    return reply.code(401).send({ error: { code: "UNAUTHORIZED", message: "Authentication required" } });
+  const b = req.body;
+  if (!Number.isInteger(b.projectId) || typeof b.title !== "string" || b.title.length > 200) {
+    return reply.code(422).send({ error: { code: "VALIDATION_ERROR" } });
+  }
+  const { rows } = await pool.query({
+    name: "task-insert",
+    text: TASK_INSERT,
+    values: [
+      user.companyId,
+      user.userId,
+      b.projectId,
+      b.title,
+      b.priority ?? "medium",
+      b.estimateHours ?? null,
+    ],
+    rowMode: "array",
+  });
+  if (rows.length === 0) return reply.code(403).send({ error: { code: "FORBIDDEN" } });
+  return reply.header("content-type", "application/json; charset=utf-8").send((rows[0] as unknown[])[0]);
+});
+app.patch<{ Params: { id: string }; Body: TaskBody }>("/api/v1/task/:id", async (req, reply) => {
+  const user = claims(req.headers.authorization);
+  if (!user)
+    return reply.code(401).send({ error: { code: "UNAUTHORIZED", message: "Authentication required" } });
+  const id = Number(req.params.id);
+  const b = req.body;
+  if (!Number.isInteger(id) || typeof b.title !== "string" || typeof b.done !== "boolean") {
+    return reply.code(422).send({ error: { code: "VALIDATION_ERROR" } });
+  }
+  const { rows } = await pool.query({
+    name: "task-update",
+    text: TASK_UPDATE,
+    values: [id, user.companyId, b.title, b.done],
+    rowMode: "array",
+  });
+  if (rows.length === 0) return reply.code(404).send({ error: { code: "NOT_FOUND", message: "Not found" } });
+  return reply.header("content-type", "application/json; charset=utf-8").send((rows[0] as unknown[])[0]);
+});
 await app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });
 process.send?.("ready");
 process.on("SIGTERM", async () => {

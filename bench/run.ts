@@ -22,12 +22,43 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** Only the cases whose name contains this text. */
 const ONLY = process.env.BENCH_ONLY ?? "";
 
-const CASES = [
+interface Case {
+  name: string;
+  path: string;
+  method?: "POST" | "PATCH";
+  body?: unknown;
+  /** Paths cycled through by the load (writes spread over many rows, not one hot row). */
+  paths?: string[];
+  /** Keys that differ between two correct answers (new ids, timestamps). */
+  volatile?: string[];
+}
+
+// Tasks of company 1 in bench/data.sql: ids 100000 + g where (g / 10) % 2 = 0.
+const COMPANY_1_TASKS = Array.from(
+  { length: 1000 },
+  (_, i) => 100000 + 20 * Math.floor(i / 10) + (i % 10) + 20,
+);
+
+const CASES: Case[] = [
   { name: "ONE by id, small (GET /company/public/:id, public)", path: "/api/v1/company/public/1" },
   { name: "ONE by id (GET /task/:id, 3 joins, 2 subqueries)", path: "/api/v1/task/100020" },
   {
     name: "PAGED with join + filter (GET /project)",
     path: "/api/v1/project?filter=(status,eq,active)&perPage=10&page=3",
+  },
+  {
+    name: "POST (POST /task, assignments, join in the answer)",
+    method: "POST",
+    path: "/api/v1/task",
+    body: { projectId: 10002, title: "Bench task", priority: "high", estimateHours: 3.5 },
+    volatile: ["id", "createdOn"],
+  },
+  {
+    name: "PATCH (PATCH /task/:id, join in the answer)",
+    method: "PATCH",
+    path: "/api/v1/task/100020",
+    paths: COMPANY_1_TASKS.map((id) => `/api/v1/task/${id}`),
+    body: { title: "Renamed in bench", done: true },
   },
 ];
 
@@ -85,14 +116,23 @@ try {
   console.log(`${SECONDS}s x ${ROUNDS} rounds per target and case, ${CONNECTIONS} connections\n`);
   const rows: string[] = [];
   for (const c of CASES.filter((c) => c.name.includes(ONLY))) {
-    const bodies = await Promise.all(
-      Object.values(targets).map(async (port) => {
-        const res = await fetch(`http://127.0.0.1:${port}${c.path}`, { headers });
-        if (res.status !== 200)
-          throw new Error(`${c.path} on port ${port}: HTTP ${res.status}: ${await res.text()}`);
-        return res.json();
-      }),
-    );
+    const init = () => ({
+      method: c.method ?? "GET",
+      headers: { ...headers, ...(c.body ? { "content-type": "application/json" } : {}) } as Record<
+        string,
+        string
+      >,
+      ...(c.body ? { body: JSON.stringify(c.body) } : {}),
+    });
+    const bodies = [];
+    for (const port of Object.values(targets)) {
+      const res = await fetch(`http://127.0.0.1:${port}${c.path}`, init());
+      if (res.status !== 200)
+        throw new Error(`${c.path} on port ${port}: HTTP ${res.status}: ${await res.text()}`);
+      const body = (await res.json()) as { data: Record<string, unknown> };
+      for (const key of c.volatile ?? []) delete body.data[key];
+      bodies.push(body);
+    }
     if (!isDeepStrictEqual(bodies[0], bodies[1])) {
       throw new Error(
         `${c.name}: the gateway and the baseline answer differently:\n${JSON.stringify(bodies, null, 1)}`,
@@ -102,7 +142,7 @@ try {
     for (let round = 0; round <= ROUNDS; round++) {
       for (const [name, port] of Object.entries(targets) as [keyof typeof targets, number][]) {
         // Round 0 warms up both servers (JIT, plans, connections) and is not counted.
-        const result = await load(`http://127.0.0.1:${port}${c.path}`, headers, round === 0 ? 2 : SECONDS);
+        const result = await load(`http://127.0.0.1:${port}`, c, init().headers, round === 0 ? 2 : SECONDS);
         if (result.non2xx > 0 || result.errors > 0)
           throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
         if (round > 0) totals[name].push(result.requests.average);
@@ -132,8 +172,23 @@ try {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-function load(url: string, headers: Record<string, string>, duration: number) {
-  return autocannon({ url, headers, duration, connections: CONNECTIONS });
+function load(url: string, c: Case, headers: Record<string, string>, duration: number) {
+  const body = c.body ? JSON.stringify(c.body) : undefined;
+  const paths = c.paths ?? [c.path];
+  let next = 0;
+  return autocannon({
+    url,
+    duration,
+    connections: CONNECTIONS,
+    requests: [
+      {
+        method: c.method ?? "GET",
+        headers,
+        ...(body ? { body } : {}),
+        setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] as string }),
+      },
+    ],
+  });
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<void> {
