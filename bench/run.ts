@@ -92,6 +92,8 @@ try {
     JWT_SECRET: secret,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     DB_POOL_SIZE: "10",
+    // The bench app is a copy of the example's schema without its handlers (custom routes unused).
+    ALLOW_MISSING_HANDLERS: "1",
   };
 
   const gatewayPort = await freePort();

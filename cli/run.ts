@@ -4,11 +4,12 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { readAppSchema } from "../app/load.ts";
+import { AppError, readAppSchema } from "../app/load.ts";
 import { ensureDatabase, withClient } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { loadAuthenticator } from "../gateway/auth/index.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
+import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
 import { createPool, deriveGatewayUrl } from "../gateway/pool.ts";
 import { buildGateway } from "../gateway/server.ts";
 import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
@@ -36,11 +37,33 @@ runCli(async () => {
 
     const schema = readAppSchema(appDir).schema;
     if (!schema) throw new Error("the schema changed while starting");
+    // Custom-route handlers: all imported now; a missing one stops start-up unless allowed.
+    const handlers = await loadHandlers(appDir, schema);
+    const allowMissingHandlers = envFlag("ALLOW_MISSING_HANDLERS");
+    if (handlers.problems.length > 0) {
+      const lines = handlers.problems.map((p) => `  ${describeProblem(p)}`).join("\n");
+      if (!allowMissingHandlers) {
+        throw new AppError(
+          `custom routes without handlers:\n${lines}\nWrite them (docs/handlers.md), or set ALLOW_MISSING_HANDLERS=1 to serve anyway (those routes answer 501).`,
+        );
+      }
+      console.warn(`ALLOW_MISSING_HANDLERS=1: these routes answer 501 NOT_IMPLEMENTED:\n${lines}`);
+    }
     const pool = createPool(config.gatewayDatabaseUrl ?? (await deriveGatewayUrl(url)), config.poolSize);
+    // req.service: the migrating connection, for trusted handler code only (docs/handlers.md).
+    const servicePool = createPool(url, 2);
     const authenticate = await loadAuthenticator(appDir, schema);
-    console.log(`authentication: ${authenticate.summary}`);
+    console.log(authenticate.summary);
     if (authenticate.warning) console.warn(authenticate.warning);
-    const app = buildGateway({ schema, pool, authenticate, config });
+    const app = buildGateway({
+      schema,
+      pool,
+      authenticate,
+      config,
+      handlers,
+      allowMissingHandlers,
+      servicePool,
+    });
     await app.listen({ port: config.port, host: config.host });
     console.log(`serving ${path.basename(appDir)} on http://${config.host}:${config.port}`);
 
@@ -56,6 +79,7 @@ runCli(async () => {
     // Fastify's close waits for in-flight requests; then the pool and the cluster go.
     await app.close();
     await pool.end();
+    await servicePool.end();
     return 0;
   } finally {
     await server.stop();

@@ -15,7 +15,21 @@ export interface GatewayConfig {
   /** The gateway's own connection (role api_gateway); derived at start-up when unset. */
   gatewayDatabaseUrl?: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** A custom handler that has not answered by then gets a 500. */
+  handlerTimeoutMs: number;
+  /** Largest uploaded file, in bytes (413 above). */
+  uploadMaxBytes: number;
+  /** Most files on a MULTIPLE upload route (413 above). */
+  uploadMaxFiles: number;
+  /** Where uploads are streamed to (one directory per request, removed after it); unset: the OS's. */
+  uploadTmpDir?: string;
 }
+
+export const HANDLER_DEFAULTS = {
+  handlerTimeoutMs: 10_000,
+  uploadMaxBytes: 10 * 1024 * 1024,
+  uploadMaxFiles: 10,
+};
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -28,6 +42,16 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     bodyLimit: integer(env, "BODY_LIMIT", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     gatewayDatabaseUrl: url(env, "GATEWAY_DATABASE_URL"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
+    handlerTimeoutMs: integer(env, "HANDLER_TIMEOUT_MS", HANDLER_DEFAULTS.handlerTimeoutMs, 1, 600_000),
+    uploadMaxBytes: integer(
+      env,
+      "UPLOAD_MAX_BYTES",
+      HANDLER_DEFAULTS.uploadMaxBytes,
+      1,
+      1024 * 1024 * 1024 * 4,
+    ),
+    uploadMaxFiles: integer(env, "UPLOAD_MAX_FILES", HANDLER_DEFAULTS.uploadMaxFiles, 1, 1000),
+    ...(env.UPLOAD_TMP_DIR ? { uploadTmpDir: env.UPLOAD_TMP_DIR } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ export const ERRORS = {
   VALIDATION_ERROR: { status: 422, message: "Request validation failed" },
   TOO_MANY_REQUESTS: { status: 429, message: "Too many requests" },
   SERVER_ERROR: { status: 500, message: "An unexpected error occurred" },
+  NOT_IMPLEMENTED: { status: 501, message: "This route is not implemented" },
   SERVICE_UNAVAILABLE: { status: 503, message: "Service temporarily unavailable" },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -2,23 +2,52 @@
 // liveness/readiness endpoints. Routing by method + path is Fastify's (find-my-way): a literal
 // segment beats a `:param` whatever the order in the schema (SPEC 2).
 
+import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type pg from "pg";
-import { type ColumnMap, routeColumnMap } from "../generator/routes/index.ts";
-import type { Schema } from "../generator/schema/types.ts";
+import { type ColumnMap, routeColumnMap, routeFunctionName } from "../generator/routes/index.ts";
+import type { CustomRoute, EndpointGroup, Schema } from "../generator/schema/types.ts";
 import { isStandardRoute } from "../generator/schema/types.ts";
+import { ident } from "../generator/sql/sql.ts";
 import { type Authenticator, type AuthResult, allowedFor } from "./auth/context.ts";
-import type { GatewayConfig } from "./config.ts";
+import { type GatewayConfig, HANDLER_DEFAULTS } from "./config.ts";
 import { constraintIndex } from "./constraints.ts";
+import {
+  type CallableRoute,
+  compileCustomRoute,
+  describeProblem,
+  type LoadedHandlers,
+  requestTypeValidator,
+  routeKey,
+} from "./custom/index.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { compileColumnChecks } from "./request/columns.ts";
+import { routeGlobals } from "./routes/globals.ts";
 import { compileStandardRoute, type RouteRequest } from "./routes/standard.ts";
 
 export interface GatewayDeps {
   schema: Schema;
   pool: pg.Pool;
   authenticate: Authenticator;
-  config: Pick<GatewayConfig, "maxPerPage" | "bodyLimit" | "logLevel">;
+  config: Pick<GatewayConfig, "maxPerPage" | "bodyLimit" | "logLevel"> &
+    Partial<Pick<GatewayConfig, "handlerTimeoutMs" | "uploadMaxBytes" | "uploadMaxFiles" | "uploadTmpDir">>;
+  /** The app's custom-route handlers (custom/load.ts). Absent: every custom route has none. */
+  handlers?: LoadedHandlers;
+  /**
+   * Serve even when handlers are missing: those routes answer 501 NOT_IMPLEMENTED and log what
+   * was expected. Off by default: a missing handler stops `buildGateway` (docs/handlers.md).
+   */
+  allowMissingHandlers?: boolean;
+  /** The privileged connection behind `req.service` (the migrating user); absent: unavailable. */
+  servicePool?: pg.Pool;
+}
+
+/** Thrown by buildGateway when custom routes lack handlers; `problems` are one line each. */
+export class MissingHandlersError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`custom routes without handlers:\n  ${problems.join("\n  ")}`);
+    this.name = "MissingHandlersError";
+  }
 }
 
 /**
@@ -38,7 +67,23 @@ function filterableColumns(map: ColumnMap) {
   };
 }
 
-export function buildGateway({ schema, pool, authenticate, config }: GatewayDeps): FastifyInstance {
+export function buildGateway({
+  schema,
+  pool,
+  authenticate,
+  config,
+  handlers,
+  allowMissingHandlers = false,
+  servicePool,
+}: GatewayDeps): FastifyInstance {
+  const missing = handlers
+    ? handlers.problems.map(describeProblem)
+    : schema.endpoints.flatMap((g) =>
+        g.routes
+          .filter((r) => !isStandardRoute(r))
+          .map((r) => `${r.method} ${g.baseUrl}${r.path}: no handlers were loaded`),
+      );
+  if (missing.length > 0 && !allowMissingHandlers) throw new MissingHandlersError(missing);
   const app = Fastify({
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -65,9 +110,15 @@ export function buildGateway({ schema, pool, authenticate, config }: GatewayDeps
 
   const constraints = constraintIndex(schema);
   const tables = new Map(schema.database.map((table) => [table.name, table]));
+  // Standard routes as `req.db.call` runs them, by `METHOD /full/path`.
+  const callable = new Map<string, CallableRoute>();
+  const customs: { route: CustomRoute; group: EndpointGroup }[] = [];
   for (const group of schema.endpoints) {
     for (const route of group.routes) {
-      if (!isStandardRoute(route)) continue; // custom handlers arrive with the custom-routes issue
+      if (!isStandardRoute(route)) {
+        customs.push({ route, group });
+        continue;
+      }
       const table = tables.get(route.table);
       const write =
         route.method !== "GET" && table
@@ -81,6 +132,11 @@ export function buildGateway({ schema, pool, authenticate, config }: GatewayDeps
         globalParams: schema.globalParams,
         ...(route.type === "PAGED" ? { filterable: filterableColumns(routeColumnMap(schema, route)) } : {}),
         ...(write ? { write } : {}),
+      });
+      callable.set(routeKey(route.method, `${group.baseUrl}${route.path}`), {
+        functionSql: String(ident("api", routeFunctionName(route, group))),
+        access: { roles: route.roles, scopes: route.scopes, usesGlobals: routeGlobals(route) },
+        ...(write ? { errors: write.errors } : {}),
       });
       app.route({
         method: route.method,
@@ -98,6 +154,46 @@ export function buildGateway({ schema, pool, authenticate, config }: GatewayDeps
         },
       });
     }
+  }
+
+  // Custom routes, in their own scope: only they parse multipart bodies (a standard route
+  // still refuses one as a malformed body).
+  if (customs.length > 0) {
+    const requestType = requestTypeValidator(schema.customTypes);
+    const problems = new Map(
+      (handlers?.problems ?? []).map((p) => [
+        routeKey(p.route.method, `${p.group.baseUrl}${p.route.path}`),
+        p,
+      ]),
+    );
+    const compiled = customs.map(({ route, group }) => {
+      const key = routeKey(route.method, `${group.baseUrl}${route.path}`);
+      return {
+        method: route.method,
+        url: `${group.baseUrl}${route.path}`,
+        handler: compileCustomRoute(route, group, {
+          pool,
+          servicePool,
+          authenticate,
+          globalParams: schema.globalParams,
+          maxPerPage: config.maxPerPage,
+          requestType,
+          handlerTimeoutMs: config.handlerTimeoutMs ?? HANDLER_DEFAULTS.handlerTimeoutMs,
+          upload: {
+            maxBytes: config.uploadMaxBytes ?? HANDLER_DEFAULTS.uploadMaxBytes,
+            maxFiles: config.uploadMaxFiles ?? HANDLER_DEFAULTS.uploadMaxFiles,
+            ...(config.uploadTmpDir ? { tmpDir: config.uploadTmpDir } : {}),
+          },
+          routes: callable,
+          method: handlers?.methods.get(key),
+          problem: problems.get(key),
+        }),
+      };
+    });
+    app.register(async (scope) => {
+      await scope.register(multipart, { throwFileSizeLimit: true });
+      for (const route of compiled) scope.route(route);
+    });
   }
 
   app.get("/health", async () => ({ status: "ok" }));

@@ -291,6 +291,7 @@ t.test("database unreachable: 503 on routes and /ready, /health still 200", asyn
     pool,
     authenticate,
     config: { maxPerPage: 100, bodyLimit: 1024 * 1024, logLevel: "silent" },
+    allowMissingHandlers: true,
   });
   await app.ready();
   t.teardown(async () => {

@@ -11,6 +11,7 @@ import type { Test } from "tap";
 import { readAppSchema } from "../../app/load.ts";
 import { migrateApp } from "../../db/migrate.ts";
 import { builtInAuthenticator, readAuthConfig } from "../../gateway/auth/index.ts";
+import { loadHandlers } from "../../gateway/custom/index.ts";
 import { createPool } from "../../gateway/pool.ts";
 import { buildGateway } from "../../gateway/server.ts";
 import type { Schema } from "../../generator/schema/types.ts";
@@ -42,6 +43,17 @@ export interface Claims {
   [claim: string]: unknown;
 }
 
+/** Gateway settings a test may change; the rest are the defaults. */
+export interface TestGatewayConfig {
+  maxPerPage?: number;
+  handlerTimeoutMs?: number;
+  uploadMaxBytes?: number;
+  uploadMaxFiles?: number;
+  uploadTmpDir?: string;
+  /** Serve custom routes without handlers (501). The Restura fixture has none: on by default there. */
+  allowMissingHandlers?: boolean;
+}
+
 export function token(claims: Claims, options: jwt.SignOptions = {}): string {
   return jwt.sign(claims, JWT_SECRET, { algorithm: "HS256", expiresIn: "1h", ...options });
 }
@@ -49,25 +61,33 @@ export function token(claims: Claims, options: jwt.SignOptions = {}): string {
 export async function testGateway(
   t: Test,
   template: TemplateName,
-  config: { maxPerPage?: number } = {},
+  config: TestGatewayConfig = {},
 ): Promise<TestGateway> {
   const url = await testDatabase(t, template);
   const su = await connect(t, url);
   await su.query(fs.readFileSync(APPS[template].seed, "utf8"));
   const schema = readAppSchema(APPS[template].dir).schema;
   if (!schema) throw new Error(`${template}: schema does not load`);
-  return serve(t, url, su, schema, config);
+  return serve(t, url, su, schema, APPS[template].dir, {
+    allowMissingHandlers: template === "tpl_restura",
+    ...config,
+  });
 }
 
 /** A gateway for a scratch app directory: migrated into a new database here, then `seed` run. */
-export async function testGatewayForApp(t: Test, appDir: string, seed = ""): Promise<TestGateway> {
+export async function testGatewayForApp(
+  t: Test,
+  appDir: string,
+  seed = "",
+  config: TestGatewayConfig = {},
+): Promise<TestGateway> {
   const url = await testDatabase(t);
   await migrateApp({ appDir, url });
   const su = await connect(t, url);
   if (seed) await su.query(seed);
   const schema = readAppSchema(appDir).schema;
   if (!schema) throw new Error(`${appDir}: schema does not load`);
-  return serve(t, url, su, schema, {});
+  return serve(t, url, su, schema, appDir, config);
 }
 
 async function serve(
@@ -75,7 +95,8 @@ async function serve(
   url: string,
   su: pg.Client,
   schema: Schema,
-  config: { maxPerPage?: number },
+  appDir: string,
+  config: TestGatewayConfig,
 ): Promise<TestGateway> {
   const gatewayUrl = new URL(url);
   gatewayUrl.username = "api_gateway";
@@ -94,16 +115,31 @@ async function serve(
     readAuthConfig({ JWT_SECRET }) as Parameters<typeof builtInAuthenticator>[0],
     schema.globalParams,
   );
+  // req.service: the migrating (superuser) connection, as `make serve` gives it.
+  const servicePool = createPool(url, 2);
+  const handlers = await loadHandlers(appDir, schema);
   const app = buildGateway({
     schema,
     pool,
     authenticate,
-    config: { maxPerPage: config.maxPerPage ?? 100, bodyLimit: 1024 * 1024, logLevel: "silent" },
+    config: {
+      maxPerPage: config.maxPerPage ?? 100,
+      bodyLimit: 1024 * 1024,
+      logLevel: process.env.TEST_LOG_LEVEL === "debug" ? "debug" : "silent",
+      ...(config.handlerTimeoutMs !== undefined ? { handlerTimeoutMs: config.handlerTimeoutMs } : {}),
+      ...(config.uploadMaxBytes !== undefined ? { uploadMaxBytes: config.uploadMaxBytes } : {}),
+      ...(config.uploadMaxFiles !== undefined ? { uploadMaxFiles: config.uploadMaxFiles } : {}),
+      ...(config.uploadTmpDir !== undefined ? { uploadTmpDir: config.uploadTmpDir } : {}),
+    },
+    handlers,
+    allowMissingHandlers: config.allowMissingHandlers ?? false,
+    servicePool,
   });
   await app.ready();
   t.teardown(async () => {
     await app.close();
     await pool.end();
+    await servicePool.end();
   });
   return {
     app,

@@ -34,11 +34,33 @@ t.test("check prints each error with its path and exits non-zero", async (t) => 
   t.match(r.stderr, /1 error\(s\), 0 warning\(s\)/);
 });
 
-t.test("check passes the Restura fixture, printing its warnings", async (t) => {
-  const r = cli("check.ts", path.dirname(RESTURA_FIXTURE));
-  t.equal(r.status, 0);
-  t.match(r.stdout, /warning: endpoints\[0\]\.routes\[19\]\.where\[0\]\.value: bare word "bill"/);
-  t.match(r.stdout, /schema is valid; 0 error\(s\), 7 warning\(s\)/);
+t.test(
+  "check passes the Restura fixture's schema, printing its warnings, and reports its missing handlers",
+  async (t) => {
+    const r = cli("check.ts", path.dirname(RESTURA_FIXTURE));
+    t.equal(r.status, 1, "the fixture has no handler files");
+    t.match(r.stdout, /warning: endpoints\[0\]\.routes\[19\]\.where\[0\]\.value: bare word "bill"/);
+    t.match(r.stdout, /schema is valid; 0 error\(s\), 7 warning\(s\)/);
+    t.match(
+      r.stderr,
+      /error: handler: POST \/api\/v1\/user\/login: handler file src\/api\/v1\/user\.api\.v1\.ts is missing \(expected method postUserLogin\)/,
+    );
+    t.match(
+      r.stderr,
+      /GET \/api\/v1\/weather: handler file src\/api\/v1\/weather\.api\.v1\.ts is missing \(expected method getWeather\)/,
+    );
+    t.match(r.stderr, /handlers: 17 of 17 custom route\(s\) without a handler/);
+
+    const allowed = cli("check.ts", path.dirname(RESTURA_FIXTURE), { ALLOW_MISSING_HANDLERS: "1" });
+    t.equal(allowed.status, 0);
+    t.match(allowed.stdout, /warning: handler: POST \/api\/v1\/user\/refresh-token: .*postUserRefreshToken/);
+  },
+);
+
+t.test("check passes the example app: every handler found", async (t) => {
+  const r = cli("check.ts", path.join(REPO, "example"));
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.stdout, /handlers: 6 custom route\(s\), all found/);
 });
 
 t.test("migrate against DATABASE_URL: writes, applies, then reports nothing to do", async (t) => {

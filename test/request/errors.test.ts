@@ -27,6 +27,7 @@ t.test("every code has its status and a message", async (t) => {
     VALIDATION_ERROR: 422,
     TOO_MANY_REQUESTS: 429,
     SERVER_ERROR: 500,
+    NOT_IMPLEMENTED: 501,
     SERVICE_UNAVAILABLE: 503,
   };
   t.same(Object.keys(ERRORS).sort(), Object.keys(expected).sort());

@@ -1,0 +1,119 @@
+// The database handles a custom handler gets (docs/handlers.md "Database access").
+//
+// `req.db` runs SQL as the caller: one transaction on a gateway pool client (role api_gateway),
+// opened at the first query, whose first statement sets the caller's `api.ctx` (as route
+// functions do), `search_path` to the API schema (so `FROM "task"` reads the view `api."task"`)
+// and a statement timeout. The gateway role can only SELECT the views and EXECUTE route
+// functions, so row policies and column rules hold as for any standard route; writes go through
+// `call` (a standard route function, after the same route check). The transaction commits when
+// the handler answers with data and rolls back otherwise.
+//
+// `req.service` runs SQL on the migrating (privileged) connection: for trusted server code that
+// must read what no caller may (login reading a password hash). It is never reachable from a
+// request except through handler code.
+
+import pg from "pg";
+import { type AuthResult, type Ctx, checkRoute, type RouteAccess } from "../auth/context.ts";
+import { ApiError, fromPostgresError, type WriteErrorContext } from "../errors.ts";
+import type { CallerDb, QueryResult, ServiceDb } from "./types.ts";
+
+/** A standard route as `req.db.call` runs it. */
+export interface CallableRoute {
+  /** `api."GET /api/v1/user/:id"`, quoted. */
+  functionSql: string;
+  access: RouteAccess;
+  errors?: WriteErrorContext;
+}
+
+export interface CallerSession extends CallerDb {
+  /** Commits (answered with data) or rolls back, and returns the client to the pool. */
+  end(commit: boolean): Promise<void>;
+}
+
+/** Handler queries parse JSON (the gateway pool leaves json as text for route replies). */
+const PARSED = pg.types as unknown as pg.CustomTypesConfig;
+
+export function callerSession(
+  pool: pg.Pool,
+  auth: AuthResult,
+  ctx: Ctx,
+  options: { statementTimeoutMs: number; routes: Map<string, CallableRoute> },
+): CallerSession {
+  let acquiring: Promise<pg.PoolClient> | undefined;
+  let closed = false;
+  let savepoints = 0;
+
+  const client = (): Promise<pg.PoolClient> => {
+    if (closed) return Promise.reject(new Error("req.db used after the request ended"));
+    acquiring ??= (async () => {
+      const c = await pool.connect();
+      try {
+        await c.query("BEGIN");
+        await c.query(
+          "SELECT set_config('api.ctx', $1, true), set_config('search_path', 'api, pg_catalog', true), set_config('statement_timeout', $2, true)",
+          [JSON.stringify(ctx), String(options.statementTimeoutMs)],
+        );
+      } catch (error) {
+        c.release(error as Error);
+        throw error;
+      }
+      return c;
+    })();
+    return acquiring;
+  };
+
+  return {
+    async query<Row>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
+      const c = await client();
+      const result = await c.query({ text, values, types: PARSED });
+      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+    },
+    async call(method: string, path: string, params: Record<string, unknown> = {}): Promise<unknown> {
+      const route = options.routes.get(`${method.toUpperCase()} ${path}`);
+      if (!route) throw new Error(`req.db.call: no standard route ${method} ${path} in the schema`);
+      const denied = checkRoute(route.access, auth);
+      if (denied !== "ok") throw new ApiError(denied.code, denied.message);
+      const c = await client();
+      // A savepoint, so a refused write (409, 422) leaves the handler's transaction usable.
+      const name = `call_${++savepoints}`;
+      await c.query(`SAVEPOINT ${name}`);
+      try {
+        const result = await c.query({
+          text: `SELECT ${route.functionSql}($1::jsonb, $2::jsonb) AS body`,
+          values: [JSON.stringify(params), JSON.stringify(ctx)],
+          types: PARSED,
+        });
+        await c.query(`RELEASE SAVEPOINT ${name}`);
+        return (result.rows[0] as { body: { data: unknown } }).body.data;
+      } catch (error) {
+        await c.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
+        throw fromPostgresError(error, route.errors);
+      }
+    },
+    async end(commit: boolean): Promise<void> {
+      closed = true;
+      if (!acquiring) return;
+      const c = await acquiring.catch(() => undefined);
+      if (!c) return;
+      try {
+        await c.query(commit ? "COMMIT" : "ROLLBACK");
+        c.release();
+      } catch (error) {
+        c.release(error as Error);
+        if (commit) throw error;
+      }
+    },
+  };
+}
+
+export function serviceDb(pool: pg.Pool | undefined): ServiceDb {
+  return {
+    async query<Row>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
+      if (!pool) {
+        throw new Error("req.service: the gateway was started without a service connection (servicePool)");
+      }
+      const result = await pool.query({ text, values, types: PARSED });
+      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// A custom route as the gateway runs it (SPEC 8): route check -> uploads (multipart) ->
+// validation (parameters, or the whole requestType) -> the handler method with `req`/`res`,
+// raced against a timeout -> commit or roll back the handler's transaction -> the answer.
+
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type pg from "pg";
+import type { CustomRoute, EndpointGroup } from "../../generator/schema/types.ts";
+import { type Authenticator, checkRoute, toCtx } from "../auth/context.ts";
+import { ApiError, ERRORS, type ErrorCode, type ErrorDetails, errorBody } from "../errors.ts";
+import { compileRequest, type RequestOptions } from "../request/index.ts";
+import { deprecationHeaders } from "../routes/deprecation.ts";
+import { type CallableRoute, callerSession, serviceDb } from "./db.ts";
+import type { HandlerProblem } from "./load.ts";
+import type { HandlerMethod, HandlerRequest, HandlerResponse } from "./types.ts";
+import { readUploads, removeUploads, type UploadLimits } from "./uploads.ts";
+
+export interface CustomRouteOptions {
+  pool: pg.Pool;
+  servicePool: pg.Pool | undefined;
+  authenticate: Authenticator;
+  globalParams: string[];
+  maxPerPage: number;
+  requestType: RequestOptions["requestType"];
+  handlerTimeoutMs: number;
+  upload: UploadLimits;
+  routes: Map<string, CallableRoute>;
+  /** The bound handler method; absent when it is missing (allowed): the route answers 501. */
+  method: HandlerMethod | undefined;
+  problem: HandlerProblem | undefined;
+}
+
+type Outcome =
+  | { kind: "data"; body: unknown }
+  | { kind: "error"; code: ErrorCode; message: string | undefined; details: ErrorDetails | undefined }
+  | { kind: "thrown"; error: unknown }
+  | { kind: "timeout" };
+
+export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, options: CustomRouteOptions) {
+  const validate = compileRequest(route, {
+    maxPerPage: options.maxPerPage,
+    ...(options.requestType ? { requestType: options.requestType } : {}),
+  });
+  const access = { roles: route.roles, scopes: route.scopes, usesGlobals: [] };
+  const deprecation = deprecationHeaders(route.deprecation, group.baseUrl);
+  const label = `${route.method} ${group.baseUrl}${route.path}`;
+  const paged = route.type === "CUSTOM_PAGED";
+  const service = serviceDb(options.servicePool);
+
+  async function run(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ status: number; body: unknown }> {
+    reply.headers(deprecation);
+    const method = options.method;
+    if (!method) {
+      request.log.error({ route: label, expected: options.problem?.problem }, "custom route has no handler");
+      throw new ApiError("NOT_IMPLEMENTED");
+    }
+    const auth = await options.authenticate(request);
+    const denied = checkRoute(access, auth);
+    if (denied !== "ok") throw new ApiError(denied.code, denied.message);
+
+    const uploads = route.fileUploadType
+      ? await readUploads(request, route.fileUploadType, options.upload)
+      : undefined;
+    try {
+      const input = validate({
+        query: request.query as Record<string, string | string[]>,
+        params: request.params as Record<string, string>,
+        body: uploads ? uploads.fields : request.body,
+      });
+      if (!input.ok) throw input.error;
+
+      const ctx = toCtx(auth, options.globalParams);
+      const db = callerSession(options.pool, auth, ctx, {
+        statementTimeoutMs: options.handlerTimeoutMs,
+        routes: options.routes,
+      });
+      let settle: (outcome: Outcome) => void = () => {};
+      let sent = false;
+      const answer = (outcome: Outcome) => {
+        if (sent) {
+          request.log.warn({ route: label }, "handler answered twice; the second answer is ignored");
+          return;
+        }
+        sent = true;
+        settle(outcome);
+      };
+      const res: HandlerResponse = {
+        sendData(payload: unknown, total?: number) {
+          if (paged && (typeof total !== "number" || !Number.isInteger(total) || total < 0)) {
+            answer({
+              kind: "thrown",
+              error: new Error(`${label} is CUSTOM_PAGED: sendData(data, total) needs the total`),
+            });
+            return;
+          }
+          answer({
+            kind: "data",
+            body: paged ? { data: payload ?? null, total } : { data: payload ?? null },
+          });
+        },
+        sendError(code: ErrorCode, message?: string, details?: ErrorDetails) {
+          answer({ kind: "error", code, message, details });
+        },
+        get sent() {
+          return sent;
+        },
+      };
+      const req: HandlerRequest = {
+        data: input.params,
+        params: { ...(request.params as Record<string, string>) },
+        global: ctx,
+        headers: request.headers,
+        id: request.id,
+        db,
+        service,
+        log: request.log,
+        ...(uploads && route.fileUploadType === "SINGLE" ? { file: uploads.files[0] } : {}),
+        ...(uploads && route.fileUploadType === "MULTIPLE" ? { files: uploads.files } : {}),
+      };
+
+      const outcome = await new Promise<Outcome>((resolve) => {
+        const timer = setTimeout(() => answer({ kind: "timeout" }), options.handlerTimeoutMs);
+        settle = (o) => {
+          clearTimeout(timer);
+          resolve(o);
+        };
+        Promise.resolve()
+          .then(() => method(req, res))
+          .then(
+            () => {
+              if (!sent) request.log.warn({ route: label }, "handler returned without answering");
+            },
+            (error: unknown) => answer({ kind: "thrown", error }),
+          );
+      });
+
+      if (outcome.kind === "timeout") {
+        request.log.error(
+          { route: label, timeoutMs: options.handlerTimeoutMs },
+          "handler did not answer in time",
+        );
+        db.end(false).catch((error: unknown) => request.log.error({ err: error }, "rollback failed"));
+        throw new ApiError("SERVER_ERROR");
+      }
+      if (outcome.kind === "thrown") {
+        await db.end(false).catch(() => {});
+        if (outcome.error instanceof ApiError) throw outcome.error;
+        throw new ApiError("SERVER_ERROR", undefined, undefined, { cause: outcome.error });
+      }
+      if (outcome.kind === "error") {
+        await db.end(false).catch(() => {});
+        return {
+          status: ERRORS[outcome.code].status,
+          body: errorBody(outcome.code, outcome.message, outcome.details),
+        };
+      }
+      try {
+        await db.end(true);
+      } catch (error) {
+        throw new ApiError("SERVER_ERROR", undefined, undefined, { cause: error });
+      }
+      return { status: 200, body: outcome.body };
+    } finally {
+      // Before the answer goes out, so a client never sees a reply while its files remain.
+      if (uploads) await removeUploads(uploads.dir);
+    }
+  }
+
+  return async function handle(request: FastifyRequest, reply: FastifyReply) {
+    const out = await run(request, reply);
+    return reply.code(out.status).send(out.body);
+  };
+}

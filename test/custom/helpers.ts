@@ -1,0 +1,37 @@
+// Shared by the custom-route tests (test/custom/*.test.ts). Pure helpers only (no harness import:
+// see test/gateway/helpers.ts).
+
+import { randomBytes } from "node:crypto";
+
+export interface Part {
+  name: string;
+  /** Set for a file part. */
+  filename?: string;
+  contentType?: string;
+  data: string | Buffer;
+}
+
+/** A real multipart/form-data body and its content type. */
+export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----test${randomBytes(8).toString("hex")}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
+    if (part.filename !== undefined) head += `; filename="${part.filename}"`;
+    head += "\r\n";
+    if (part.filename !== undefined)
+      head += `Content-Type: ${part.contentType ?? "application/octet-stream"}\r\n`;
+    chunks.push(Buffer.from(`${head}\r\n`), Buffer.from(part.data), Buffer.from("\r\n"));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** A tiny PNG-looking payload (the example checks the declared type only). */
+export const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.alloc(64, 1),
+]);
