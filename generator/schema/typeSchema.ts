@@ -183,8 +183,8 @@ function matching(code: string, open: number): number {
   throw new TypeSchemaError(`unbalanced brackets in customTypes near "${code.slice(open, open + 40)}"`);
 }
 
-/** Splits at `sep` outside brackets and quotes. */
-function splitTop(text: string, sep: string): string[] {
+/** Splits `text` where `splitsAt` says so, looking only outside brackets and quotes. */
+function splitOutside(text: string, splitsAt: (c: string, i: number, start: number) => boolean): string[] {
   const out: string[] = [];
   let depth = 0;
   let quote: string | undefined;
@@ -199,7 +199,7 @@ function splitTop(text: string, sep: string): string[] {
     if (c === '"' || c === "'" || c === "`") quote = c;
     else if (c in OPEN) depth++;
     else if (c === "}" || c === ")" || c === "]" || c === ">") depth--;
-    else if (depth === 0 && c === sep) {
+    else if (depth === 0 && splitsAt(c, i, start)) {
       out.push(text.slice(start, i));
       start = i + 1;
     }
@@ -208,39 +208,23 @@ function splitTop(text: string, sep: string): string[] {
   return out;
 }
 
+/** Splits at `sep` outside brackets and quotes. */
+function splitTop(text: string, sep: string): string[] {
+  return splitOutside(text, (c) => c === sep);
+}
+
 /**
  * Object members end at `;` or `,` outside brackets and quotes, or at a line break unless the
  * type continues on the next line (a member ending in `:` or `|`, or a next line starting `|`).
  */
 function splitMembers(body: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i] as string;
-    if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = undefined;
-      continue;
-    }
-    if (c === '"' || c === "'" || c === "`") quote = c;
-    else if (c in OPEN) depth++;
-    else if (c === "}" || c === ")" || c === "]" || c === ">") depth--;
-    else if (depth === 0 && (c === ";" || c === ",")) {
-      out.push(body.slice(start, i));
-      start = i + 1;
-    } else if (depth === 0 && c === "\n") {
-      const sofar = body.slice(start, i).trim();
-      const rest = body.slice(i + 1).trimStart();
-      if (sofar !== "" && !sofar.endsWith(":") && !sofar.endsWith("|") && !rest.startsWith("|")) {
-        out.push(body.slice(start, i));
-        start = i + 1;
-      }
-    }
-  }
-  out.push(body.slice(start));
-  return out;
+  return splitOutside(body, (c, i, start) => {
+    if (c === ";" || c === ",") return true;
+    if (c !== "\n") return false;
+    const sofar = body.slice(start, i).trim();
+    const rest = body.slice(i + 1).trimStart();
+    return sofar !== "" && !sofar.endsWith(":") && !sofar.endsWith("|") && !rest.startsWith("|");
+  });
 }
 
 /** Where a `type X = ...` alias ends: a `;` or a new declaration at bracket depth 0. */
