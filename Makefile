@@ -8,7 +8,7 @@ export APP
 .PHONY: run test check migrate serve token bench lint typecheck format install clean-data
 
 run: node_modules ## install, start embedded Postgres (unless DATABASE_URL), migrate, seed, serve the example
-	$(NODE) cli/run.ts --app $(APP)
+	$(NODE) cli/run.ts --app $(APP) --dev
 
 test: node_modules lint typecheck ## lint + typecheck + every test, ending with `N passed, N failed`
 	$(NODE) test/run.ts
@@ -20,7 +20,7 @@ migrate: node_modules ## write and apply APP's next migration (ALLOW_DATA_LOSS=1
 	$(NODE) cli/migrate.ts --app $(APP)
 
 serve: node_modules ## migrate and serve APP
-	$(NODE) cli/run.ts --app $(APP) --no-seed
+	$(NODE) cli/run.ts --app $(APP)
 
 lint: node_modules
 	npx biome check .
@@ -38,7 +38,7 @@ clean-data: ## remove APP's embedded Postgres data
 	rm -rf $(APP)/.data
 
 token: node_modules ## a development token: make token CLAIMS='{"role":"member","userId":3,"companyId":1}'
-	@$(NODE) cli/token.ts
+	@$(NODE) cli/token.ts --app $(APP)
 
 bench: node_modules ## the gateway vs a hand-written Fastify + pg endpoint, as throughput ratios
 	$(NODE) bench/run.ts

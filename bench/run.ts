@@ -97,7 +97,7 @@ try {
   };
 
   const gatewayPort = await freePort();
-  const gateway = spawn(process.execPath, ["--import", "tsx", "cli/run.ts", "--app", appDir, "--no-seed"], {
+  const gateway = spawn(process.execPath, ["--import", "tsx", "cli/run.ts", "--app", appDir], {
     cwd: REPO,
     env: { ...env, PORT: String(gatewayPort) },
     stdio: ["ignore", "pipe", "inherit"],

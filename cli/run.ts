@@ -1,5 +1,5 @@
 // `make run` / `make serve`: Postgres (DATABASE_URL or embedded in <app>/.data), migrate,
-// seed the example data (`seed.sql`, idempotent; skipped by --no-seed), then serve until
+// with --dev (`make run`) seed the example data (`seed.sql`, idempotent) and use a development token secret when none is set (cli/devSecret.ts), then serve until
 // SIGINT/SIGTERM, finishing in-flight requests before stopping.
 
 import fs from "node:fs";
@@ -13,9 +13,15 @@ import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
 import { createPool, deriveGatewayUrl } from "../gateway/pool.ts";
 import { buildGateway } from "../gateway/server.ts";
 import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
+import { devSecretFile, useDevSecret } from "./devSecret.ts";
 
 runCli(async () => {
   const { appDir, flags } = parseArgs();
+  if (flags.has("dev") && useDevSecret(appDir)) {
+    console.log(
+      `JWT_SECRET unset: using the development secret in ${path.relative(process.cwd(), devSecretFile(appDir))}`,
+    );
+  }
   const config = readGatewayConfig();
   const server = await appPostgres(appDir);
   let stopping = false;
@@ -30,7 +36,7 @@ runCli(async () => {
     });
     for (const line of result.warnings) console.log(line);
     const seed = path.join(appDir, "seed.sql");
-    if (!flags.has("no-seed") && fs.existsSync(seed)) {
+    if (flags.has("dev") && fs.existsSync(seed)) {
       await withClient(url, (client) => client.query(fs.readFileSync(seed, "utf8")));
       console.log(`seeded from ${path.relative(process.cwd(), seed)}`);
     }
