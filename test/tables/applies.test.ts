@@ -4,15 +4,13 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type pg from "pg";
 import t from "tap";
 import type { Table } from "../../generator/schema/types.ts";
 import { createDatabaseSql, planMigration, toSqlScript } from "../../generator/tables/index.ts";
 import { connect, testDatabase } from "../harness/db.ts";
+import { goldenCases } from "../harness/golden.ts";
 import { normaliseTables, readFixture } from "./helpers.ts";
-
-const GOLDEN_DIR = fileURLToPath(new URL("../golden/tables/", import.meta.url));
 
 function readSchema(file: string): { database: Table[]; extensions: string[] } {
   let raw = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -40,15 +38,10 @@ async function catalog(db: pg.Client) {
   };
 }
 
-const cases = fs
-  .readdirSync(GOLDEN_DIR, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort();
+const cases = goldenCases("tables");
 
-for (const name of cases) {
+for (const { name, dir } of cases) {
   t.test(name, async (t) => {
-    const dir = path.join(GOLDEN_DIR, name);
     const next = readSchema(path.join(dir, "schema.json"));
     const fresh = await connect(t, await testDatabase(t));
     await fresh.query(createDatabaseSql(next.database, next.extensions));

@@ -5,7 +5,6 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import t from "tap";
 import type { Table } from "../../generator/schema/types.ts";
 import {
@@ -14,10 +13,8 @@ import {
   planMigration,
   toSqlScript,
 } from "../../generator/tables/index.ts";
+import { goldenCases, matchesGolden } from "../harness/golden.ts";
 import { normaliseTables, readFixture } from "./helpers.ts";
-
-const GOLDEN_DIR = fileURLToPath(new URL("../golden/tables/", import.meta.url));
-const update = process.env.UPDATE_GOLDEN === "1" && !process.env.CI;
 
 interface SchemaFile {
   database: Table[];
@@ -42,17 +39,12 @@ function renderPlan(plan: MigrationPlan): string {
   return `${header.join("\n")}\n${script ? `\n${script}` : ""}`;
 }
 
-const cases = fs
-  .readdirSync(GOLDEN_DIR, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort();
+const cases = goldenCases("tables");
 
 t.ok(cases.length > 0, "golden cases exist");
 
-for (const name of cases) {
+for (const { name, dir } of cases) {
   t.test(name, async (t) => {
-    const dir = path.join(GOLDEN_DIR, name);
     const next = readSchema(path.join(dir, "schema.json"));
     const previousFile = path.join(dir, "previous.json");
     const optionsFile = path.join(dir, "options.json");
@@ -81,16 +73,6 @@ for (const name of cases) {
       });
       t.same(again.statements, [], "migrating a schema to itself changes nothing");
     }
-    const expectedFile = path.join(dir, "expected.sql");
-    if (update) {
-      fs.writeFileSync(expectedFile, actual);
-      t.pass("expected.sql rewritten");
-      return;
-    }
-    if (!fs.existsSync(expectedFile)) {
-      t.fail(`${name}/expected.sql is missing: run with UPDATE_GOLDEN=1 to write it`);
-      return;
-    }
-    t.equal(actual, fs.readFileSync(expectedFile, "utf8"), "matches expected.sql");
+    matchesGolden(t, dir, actual);
   });
 }
