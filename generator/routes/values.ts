@@ -14,25 +14,7 @@ export const CTX = sql`$2`;
 /** PAGED, dynamic path only: the filter's values (`text[]`). */
 export const FILTER_VALUES = sql`$3`;
 
-/** The type a runtime value is cast to before it is compared with a column. */
-export type CastType =
-  | "smallint"
-  | "integer"
-  | "bigint"
-  | "numeric"
-  | "real"
-  | "double precision"
-  | "boolean"
-  | "text"
-  | "jsonb"
-  | "date"
-  | "timestamptz"
-  | "timestamp"
-  | "time"
-  | "interval"
-  | "uuid"
-  | "bytea";
-
+/** The type a runtime value is cast to, by the column's type: char and varchar compare as text. */
 const CAST_TYPES = {
   smallint: "smallint",
   integer: "integer",
@@ -52,7 +34,9 @@ const CAST_TYPES = {
   interval: "interval",
   uuid: "uuid",
   bytea: "bytea",
-} satisfies Record<PgTypeName, CastType>;
+} as const satisfies Record<PgTypeName, string>;
+
+export type CastType = (typeof CAST_TYPES)[PgTypeName];
 
 const CAST_SQL = {
   smallint: sql`smallint`,

@@ -162,48 +162,57 @@ function stripComments(source: string): string {
 
 const OPEN: Record<string, string> = { "{": "}", "(": ")", "[": "]", "<": ">" };
 
-/** The index of the bracket closing the one at `open`. */
-function matching(code: string, open: number): number {
+/**
+ * Walks `text` from `from`, skipping quoted strings, and calls `visit` for every other character
+ * with the bracket depth after it; stops at the first index where `visit` returns true (-1: none).
+ */
+function walkOutsideQuotes(
+  text: string,
+  from: number,
+  visit: (c: string, i: number, depth: number) => boolean,
+): number {
   let depth = 0;
   let quote: string | undefined;
-  for (let i = open; i < code.length; i++) {
-    const c = code[i] as string;
-    if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = undefined;
-      continue;
-    }
-    if (c === '"' || c === "'" || c === "`") quote = c;
-    else if (c in OPEN) depth++;
-    else if (c === "}" || c === ")" || c === "]" || c === ">") {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  throw new TypeSchemaError(`unbalanced brackets in customTypes near "${code.slice(open, open + 40)}"`);
-}
-
-/** Splits `text` where `splitsAt` says so, looking only outside brackets and quotes. */
-function splitOutside(text: string, splitsAt: (c: string, i: number, start: number) => boolean): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < text.length; i++) {
     const c = text[i] as string;
     if (quote) {
       if (c === "\\") i++;
       else if (c === quote) quote = undefined;
       continue;
     }
-    if (c === '"' || c === "'" || c === "`") quote = c;
-    else if (c in OPEN) depth++;
+    if (c === '"' || c === "'" || c === "`") {
+      quote = c;
+      continue;
+    }
+    if (c in OPEN) depth++;
     else if (c === "}" || c === ")" || c === "]" || c === ">") depth--;
-    else if (depth === 0 && splitsAt(c, i, start)) {
+    if (visit(c, i, depth)) return i;
+  }
+  return -1;
+}
+
+const isBracket = (c: string): boolean => c in OPEN || c === "}" || c === ")" || c === "]" || c === ">";
+
+/** The index of the bracket closing the one at `open`. */
+function matching(code: string, open: number): number {
+  const close = walkOutsideQuotes(code, open, (c, _i, depth) => depth === 0 && isBracket(c));
+  if (close < 0) {
+    throw new TypeSchemaError(`unbalanced brackets in customTypes near "${code.slice(open, open + 40)}"`);
+  }
+  return close;
+}
+
+/** Splits `text` where `splitsAt` says so, looking only outside brackets and quotes. */
+function splitOutside(text: string, splitsAt: (c: string, i: number, start: number) => boolean): string[] {
+  const out: string[] = [];
+  let start = 0;
+  walkOutsideQuotes(text, 0, (c, i, depth) => {
+    if (depth === 0 && !isBracket(c) && splitsAt(c, i, start)) {
       out.push(text.slice(start, i));
       start = i + 1;
     }
-  }
+    return false;
+  });
   out.push(text.slice(start));
   return out;
 }
