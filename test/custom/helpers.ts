@@ -2,6 +2,10 @@
 // see test/gateway/helpers.ts).
 
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Test } from "tap";
 
 export interface Part {
   name: string;
@@ -35,3 +39,19 @@ export const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   Buffer.alloc(64, 1),
 ]);
+
+/**
+ * The environment the example's handlers read (JWT_SECRET, UPLOAD_DIR) and a temporary-upload
+ * directory to pass to testGateway, all removed when the test file ends.
+ */
+export function uploadSetting(t: Test, jwtSecret: string): { uploadDir: string; uploadTmpDir: string } {
+  process.env.JWT_SECRET = jwtSecret;
+  const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-uploads-"));
+  process.env.UPLOAD_DIR = uploadDir;
+  const uploadTmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-upload-tmp-"));
+  t.teardown(() => {
+    fs.rmSync(uploadDir, { recursive: true, force: true });
+    fs.rmSync(uploadTmpDir, { recursive: true, force: true });
+  });
+  return { uploadDir, uploadTmpDir };
+}

@@ -3,20 +3,12 @@
 // temporary files gone afterwards.
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import t from "tap";
 import { JWT_SECRET, testGateway, token } from "../harness/gateway.ts";
-import { PNG } from "./helpers.ts";
+import { PNG, uploadSetting } from "./helpers.ts";
 
-process.env.JWT_SECRET = JWT_SECRET;
-const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-uploads-"));
-process.env.UPLOAD_DIR = uploadDir;
-const uploadTmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-upload-tmp-"));
-t.teardown(() => {
-  fs.rmSync(uploadDir, { recursive: true, force: true });
-  fs.rmSync(uploadTmpDir, { recursive: true, force: true });
-});
+const { uploadDir, uploadTmpDir } = uploadSetting(t, JWT_SECRET);
 
 const MIA = { role: "member", scopes: ["tasks:write"], userId: 3, companyId: 1 };
 
