@@ -3,7 +3,9 @@
 // `req.db` runs SQL as the caller: one transaction on a gateway pool client (role api_gateway),
 // opened at the first query, whose first statement sets the caller's `api.ctx` (as route
 // functions do), `search_path` to the API schema (so `FROM "task"` reads the view `api."task"`)
-// and a statement timeout. The gateway role can only SELECT the views and EXECUTE route
+// and a statement timeout. `pg_temp` is named last on purpose: left out, Postgres searches it
+// first, so a temporary table called "task" (created by any handler on this pooled connection,
+// and surviving it) would stand in for the view. The gateway role can only SELECT the views and EXECUTE route
 // functions, so row policies and column rules hold as for any standard route; writes go through
 // `call` (a standard route function, after the same route check). The transaction commits when
 // the handler answers with data and rolls back otherwise.
@@ -50,7 +52,7 @@ export function callerSession(
       try {
         await c.query("BEGIN");
         await c.query(
-          "SELECT set_config('api.ctx', $1, true), set_config('search_path', 'api, pg_catalog', true), set_config('statement_timeout', $2, true)",
+          "SELECT set_config('api.ctx', $1, true), set_config('search_path', 'api, pg_catalog, pg_temp', true), set_config('statement_timeout', $2, true)",
           [JSON.stringify(ctx), String(options.statementTimeoutMs)],
         );
       } catch (error) {
