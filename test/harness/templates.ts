@@ -5,15 +5,15 @@ import os from "node:os";
 import path from "node:path";
 import { createDatabase } from "../../db/databases.ts";
 import { migrateApp } from "../../db/migrate.ts";
+import { RESTURA_FIXTURE } from "./fixtures.ts";
 
 export const REPO = path.resolve(import.meta.dirname, "../..");
-export const SHARED = path.resolve(REPO, "../shared");
-export const RESTURA_FIXTURE = path.join(SHARED, "fixtures/restura-example/restura.schema.json");
+export { RESTURA_FIXTURE };
 
 /** Each template: a name and an app directory to migrate into it. */
 export const TEMPLATES = {
   tpl_example: () => copyApp(path.join(REPO, "example")),
-  tpl_restura: () => appFromSchema(RESTURA_FIXTURE),
+  tpl_restura: () => appFromSchema(RESTURA_FIXTURE, "restura.schema.json"),
 } as const;
 export type TemplateName = keyof typeof TEMPLATES;
 

@@ -6,13 +6,13 @@ import t from "tap";
 import { compileRequest, type RequestInput, type RequestValidator } from "../../gateway/request/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { Schema } from "../../generator/schema/types.ts";
+import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
 import { details, params } from "./helpers.ts";
 
-const RESTURA = new URL("../../../shared/fixtures/restura-example/restura.schema.json", import.meta.url);
 const EXAMPLE = new URL("../../example/api.schema.json", import.meta.url);
 
-function load(url: URL): Schema {
-  const result = loadSchema(JSON.parse(fs.readFileSync(url, "utf8")));
+function load(file: string | URL): Schema {
+  const result = loadSchema(JSON.parse(fs.readFileSync(file, "utf8")));
   if (!result.schema) throw new Error(`schema did not load: ${JSON.stringify(result.errors.slice(0, 3))}`);
   return result.schema;
 }
@@ -45,7 +45,7 @@ function runner(validators: Map<string, RequestValidator>) {
 }
 
 t.test("the Restura fixture", async (t) => {
-  const schema = load(RESTURA);
+  const schema = load(RESTURA_FIXTURE);
   const validators = compileAll(schema);
   t.equal(validators.size, routeCount(schema), "every route compiles");
   const run = runner(validators);

@@ -1,5 +1,5 @@
 // Golden tests: each folder of test/golden/routes holds schema.json (a whole schema file, or
-// `{"$fixture": "<path under shared/fixtures>"}`) and expected.sql, the route functions it
+// `{"$fixture": "<path under test/fixtures>"}`) and expected.sql, the route functions it
 // compiles to, compared byte for byte. A schema without endpoints gives the runtime helpers.
 // UPDATE_GOLDEN=1 rewrites expected.sql, never in CI.
 
@@ -9,8 +9,8 @@ import t from "tap";
 import { helperStatements, routeStatements } from "../../generator/routes/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import { toSqlScript } from "../../generator/tables/index.ts";
+import { FIXTURES_DIR } from "../harness/fixtures.ts";
 import { goldenCases, matchesGolden } from "../harness/golden.ts";
-import { SHARED } from "../harness/templates.ts";
 
 const cases = goldenCases("routes");
 
@@ -20,7 +20,7 @@ for (const { name, dir } of cases) {
   t.test(name, async (t) => {
     let raw = JSON.parse(fs.readFileSync(path.join(dir, "schema.json"), "utf8"));
     if (typeof raw.$fixture === "string") {
-      raw = JSON.parse(fs.readFileSync(path.join(SHARED, "fixtures", raw.$fixture), "utf8"));
+      raw = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, raw.$fixture), "utf8"));
     }
     const loaded = loadSchema(raw);
     if (!loaded.schema) throw new Error(`${name}: ${JSON.stringify(loaded.errors)}`);

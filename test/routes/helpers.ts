@@ -12,12 +12,14 @@ import { routeFunctionName } from "../../generator/routes/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { Schema } from "../../generator/schema/types.ts";
 import { scratchApp } from "../harness/app.ts";
+import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
 import type { TemplateName } from "../harness/templates.ts";
 
 const harness = () => import("../harness/db.ts");
 
 const REPO = path.resolve(import.meta.dirname, "../..");
-export const RESTURA_FIXTURE = path.resolve(REPO, "../shared/fixtures/restura-example/restura.schema.json");
+
+export { RESTURA_FIXTURE };
 
 export const EXAMPLE_SCHEMA = path.join(REPO, "example/api.schema.json");
 export const EXAMPLE_SEED = fs.readFileSync(path.join(REPO, "example/seed.sql"), "utf8");

@@ -1,4 +1,4 @@
--- Seed for the Restura fixture (shared/fixtures/restura-example) in the route function tests.
+-- Seed for the Restura fixture (test/fixtures/restura-example) in the route function tests.
 INSERT INTO "public"."company" ("id", "createdOn", "modifiedOn", "name") VALUES
   (1, '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z', 'Initech'),
   (2, '2024-02-01T00:00:00Z', '2024-02-01T00:00:00Z', NULL);

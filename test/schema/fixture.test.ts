@@ -2,10 +2,10 @@ import fs from "node:fs";
 import t from "tap";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { CustomRoute, StandardRoute } from "../../generator/schema/types.ts";
+import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
 import { err, type Raw } from "./fixtures.ts";
 
-const FIXTURE = new URL("../../../shared/fixtures/restura-example/restura.schema.json", import.meta.url);
-const raw = (): Raw => JSON.parse(fs.readFileSync(FIXTURE, "utf8"));
+const raw = (): Raw => JSON.parse(fs.readFileSync(RESTURA_FIXTURE, "utf8"));
 
 t.test("the Restura example loads unchanged, with zero errors and the expected warnings", async (t) => {
   const r = loadSchema(raw());

@@ -1,5 +1,5 @@
 // Golden tests: each folder of test/golden/tables holds schema.json (a `database` array and
-// optional `extensions`; `{"$fixture": "<path>"}` loads a shared fixture instead), optionally
+// optional `extensions`; `{"$fixture": "<path under test/fixtures>"}` loads a fixture instead), optionally
 // previous.json (same shape: the case is then a migration) and options.json ({allowDataLoss, app}),
 // and expected.sql, compared byte for byte. UPDATE_GOLDEN=1 rewrites expected.sql, never in CI.
 

@@ -5,8 +5,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Column, ColumnType, Table } from "../../generator/schema/types.ts";
+import { FIXTURES_DIR } from "../harness/fixtures.ts";
 
 type Raw = Record<string, unknown>;
 
@@ -61,12 +61,6 @@ export function table(name: string, columns: Column[], extra: Partial<Table> = {
 
 export const id = (extra: Partial<Column> = {}) =>
   col("id", "BIGSERIAL", { isPrimary: true, hasAutoIncrement: true, ...extra });
-
-/** The shared fixtures directory (Restura's example app), beside the repository. */
-export const FIXTURES_DIR = path.resolve(
-  fileURLToPath(new URL(".", import.meta.url)),
-  "../../../shared/fixtures",
-);
 
 export function readFixture(relative: string): unknown {
   const file = path.join(FIXTURES_DIR, relative);
