@@ -1,8 +1,11 @@
 // The schema's constraints by table and name, so a constraint violation raised by a write can be
-// answered with the field it concerns (SPEC 3): built once from the schema through the table
-// generator's model (the same names the DDL uses), never from Postgres's message text.
+// answered with the field it concerns: built once from the schema through the table generator's
+// model (the same names the DDL uses), never from Postgres's message text. Each write route then
+// sees them through `routeConstraints`, which names the request's fields rather than columns.
 
-import type { Schema } from "../generator/schema/types.ts";
+import { writtenParams } from "../generator/routes/kinds/write.ts";
+import type { Schema, StandardRoute, Table } from "../generator/schema/types.ts";
+import { classifyValue } from "../generator/schema/values.ts";
 import { buildTableModel } from "../generator/tables/model.ts";
 import { primaryKeyName } from "../generator/tables/names.ts";
 
@@ -74,5 +77,50 @@ export function constraintIndex(schema: Schema): ConstraintIndex {
   return {
     find: (table, name) => byKey.get(key(table, name)),
     hasColumn: (table, column) => columns.get(table)?.has(column) === true,
+  };
+}
+
+/**
+ * The request field that sets each column on this route: a body parameter writes its own column,
+ * an assignment `{name: "c", value: "$p"}` writes `c` from `p`. Columns set from the token or a
+ * literal, and columns the route does not write, have none.
+ */
+function fieldsOf(route: StandardRoute, table: Table): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const p of writtenParams(route, table)) fields.set(p.column.name, p.name);
+  for (const a of route.assignments) {
+    const form = classifyValue(a.value);
+    if (form.kind === "param") fields.set(a.name, form.name);
+  }
+  return fields;
+}
+
+/**
+ * The constraints as one write route answers with them: a unique or foreign key violation on the
+ * route's own table names the fields the client sent, not the columns behind them. A composite
+ * key such as `(assigneeId, companyId) -> user (id, companyId)`, with `companyId` assigned from
+ * the token, is reported as `assigneeId` alone: the client never saw `companyId`, and naming it
+ * would suggest sending it. When no column of the key came from the request (all assigned from
+ * the token, say), the columns are named as they are: there is no field to point at.
+ */
+export function routeConstraints(
+  index: ConstraintIndex,
+  route: StandardRoute,
+  table: Table,
+): ConstraintIndex {
+  // DELETE answers "still referenced by <other table> (<its columns>)": those are not fields.
+  if (route.method === "DELETE") return index;
+  const fields = fieldsOf(route, table);
+  return {
+    hasColumn: index.hasColumn,
+    find(tableName, name) {
+      const info = index.find(tableName, name);
+      if (!info || tableName !== route.table || info.kind === "check") return info;
+      const sent = info.columns.flatMap((c) => {
+        const field = fields.get(c);
+        return field === undefined ? [] : [field];
+      });
+      return sent.length > 0 ? { ...info, columns: [...new Set(sent)] } : info;
+    },
   };
 }

@@ -11,7 +11,7 @@ import { isStandardRoute } from "../generator/schema/types.ts";
 import { ident } from "../generator/sql/sql.ts";
 import { type Authenticator, type AuthResult, allowedFor } from "./auth/context.ts";
 import { type GatewayConfig, HANDLER_DEFAULTS } from "./config.ts";
-import { constraintIndex } from "./constraints.ts";
+import { constraintIndex, routeConstraints } from "./constraints.ts";
 import {
   type CallableRoute,
   compileCustomRoute,
@@ -124,7 +124,11 @@ export function buildGateway({
         route.method !== "GET" && table
           ? {
               columnChecks: compileColumnChecks(route, table),
-              errors: { constraints, method: route.method, table: route.table },
+              errors: {
+                constraints: routeConstraints(constraints, route, table),
+                method: route.method,
+                table: route.table,
+              },
             }
           : undefined;
       const run = compileStandardRoute(route, group, {

@@ -10,8 +10,10 @@
 //
 // Columns written: the request parameters that name a column of the base table, minus path
 // parameters (they select, never set) and minus assigned columns (the assignment always wins),
-// plus the assignments. An optional parameter the body leaves out is not written: POST gives the
-// column its default, PUT/PATCH keep the stored value.
+// plus the assignments. An optional parameter the body leaves out is not written, whether it
+// reaches its column directly or through an assignment (`{name: "c", value: "$p"}`): POST gives
+// the column its default, PUT/PATCH keep the stored value. Writing NULL there instead would
+// silently erase data the client never mentioned. The rules are docs/schema.md "Write rules".
 
 import type { Assignment, Column, StandardRoute, Table } from "../../schema/types.ts";
 import { classifyValue } from "../../schema/values.ts";
@@ -54,14 +56,43 @@ function bodyValue(name: string, column: Column): Sql {
 
 const present = (name: string): Sql => sql`${PARAMS} ? ${literal(name)}`;
 
-/** An assignment's value (`#global`, `$param`, literal) as a value of the column's type. */
+/** A column a write may set from the request: a body parameter's own, or an assignment's `$param`. */
+interface ParamWrite {
+  /** The request parameter. */
+  param: string;
+  column: Column;
+  /** A required parameter is always in the request (the gateway refuses it otherwise). */
+  required: boolean;
+}
+
+/**
+ * The columns the request's parameters reach: `writtenParams`, then the assignments whose value
+ * is a `$param`. Both follow the same absent / null / present rules.
+ */
+function paramWrites(route: StandardRoute, table: Table): ParamWrite[] {
+  const out: ParamWrite[] = writtenParams(route, table).map((p) => ({
+    param: p.name,
+    column: p.column,
+    required: p.required,
+  }));
+  for (const a of route.assignments) {
+    const form = classifyValue(a.value);
+    if (form.kind !== "param") continue;
+    const declared = route.request.find((p) => p.name === form.name);
+    out.push({ param: form.name, column: columnOf(table, a.name), required: declared?.required === true });
+  }
+  return out;
+}
+
+/**
+ * A server-chosen assignment's value (`#global`, literal) as a value of the column's type.
+ * `$param` assignments are request values: `paramWrites`.
+ */
 function assignmentValue(a: Assignment, column: Column): Sql {
   const form = classifyValue(a.value);
   switch (form.kind) {
     case "global":
       return runtimeValue(CTX, form.name, column);
-    case "param":
-      return bodyValue(form.name, column);
     case "text":
       return sql`${literal(form.text)}::${castSql(castType(column))}`;
     case "number":
@@ -75,22 +106,29 @@ function assignmentValue(a: Assignment, column: Column): Sql {
   }
 }
 
+/** Assignments whose value the server chooses (`#global`, literals), written whatever the body holds. */
+const serverAssignments = (route: StandardRoute): Assignment[] =>
+  route.assignments.filter((a) => classifyValue(a.value).kind !== "param");
+
 function columnOf(table: Table, name: string): Column {
   const column = table.columns.find((c) => c.name === name);
   if (!column) throw new Error(`table "${table.name}" has no column "${name}" (was the schema validated?)`);
   return column;
 }
 
-/** A body naming a column the caller may not see: A0403 (SPEC 6), before anything is written. */
+/**
+ * A body value reaching a column the caller may not see: A0403 (SPEC 6), before anything is
+ * written. Through an assignment too: `$p` is the client's value whatever column it lands in.
+ */
 function columnChecks(route: StandardRoute, table: Table, indent: string): Sql[] {
   const out: Sql[] = [];
-  for (const p of writtenParams(route, table)) {
+  for (const p of paramWrites(route, table)) {
     const access = columnAccess(p.column);
     if (!access) continue;
     out.push(
-      sql`IF ${present(p.name)} AND NOT ${allowedCall(access)} THEN${nl(`${indent}  `)}${raiseComputed(
+      sql`IF ${present(p.param)} AND NOT ${allowedCall(access)} THEN${nl(`${indent}  `)}${raiseComputed(
         SQLSTATE.forbidden,
-        literal(columnForbiddenMessage(p.name)),
+        literal(columnForbiddenMessage(p.column.name)),
       )}${nl(indent)}END IF;`,
     );
   }
@@ -160,22 +198,23 @@ export const post: Kind = (route, compile) => {
       const q = compile(`${indent}  `);
       const columns: Sql[] = [];
       const values: Sql[] = [];
-      for (const p of writtenParams(route, table)) {
-        const value = bodyValue(p.name, p.column);
+      for (const p of paramWrites(route, table)) {
+        const value = bodyValue(p.param, p.column);
         columns.push(ident(p.column.name));
         if (p.required) {
           values.push(value);
           continue;
         }
+        // Absent: what the column would get if the INSERT did not name it.
         const m = model.columns.find((c) => c.name === p.column.name);
         const fallback = m?.identity
           ? sql`nextval(pg_get_serial_sequence(${literal(tableRef(table.name).toString())}, ${literal(p.column.name)}))`
           : m?.default !== undefined
             ? sql`(${trusted(m.default)})`
             : sql`NULL`;
-        values.push(sql`CASE WHEN ${present(p.name)} THEN ${value} ELSE ${fallback} END`);
+        values.push(sql`CASE WHEN ${present(p.param)} THEN ${value} ELSE ${fallback} END`);
       }
-      for (const a of route.assignments) {
+      for (const a of serverAssignments(route)) {
         columns.push(ident(a.name));
         values.push(assignmentValue(a, columnOf(table, a.name)));
       }
@@ -199,16 +238,16 @@ export const update: Kind = (route, compile) => {
     statements: (indent) => {
       const q = compile(`${indent}  `);
       const sets: Sql[] = [];
-      for (const p of writtenParams(route, table)) {
+      for (const p of paramWrites(route, table)) {
         const col = ident(p.column.name);
-        const value = bodyValue(p.name, p.column);
+        const value = bodyValue(p.param, p.column);
         sets.push(
           p.required
             ? sql`${col} = ${value}`
-            : sql`${col} = CASE WHEN ${present(p.name)} THEN ${value} ELSE ${ident(route.table, p.column.name)} END`,
+            : sql`${col} = CASE WHEN ${present(p.param)} THEN ${value} ELSE ${ident(route.table, p.column.name)} END`,
         );
       }
-      for (const a of route.assignments) {
+      for (const a of serverAssignments(route)) {
         sets.push(sql`${ident(a.name)} = ${assignmentValue(a, columnOf(table, a.name))}`);
       }
       const out = [...columnChecks(route, table, indent), ...lockOne(route, q, table, indent)];
