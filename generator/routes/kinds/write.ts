@@ -1,6 +1,6 @@
-// Write routes (SPEC 3, "Standard writes"): POST inserts one row, PUT/PATCH update the one row the
-// route's where selects, DELETE deletes what it selects. The kind is chosen by the method; the
-// route's type (ONE, ARRAY) only matters for DELETE (ONE: exactly one row, ARRAY: every match).
+// Write routes: POST inserts one row, PUT/PATCH update the one row the route's where selects,
+// DELETE deletes what it selects. The kind is chosen by the method; the route's type (ONE,
+// ARRAY) only matters for DELETE (ONE: exactly one row, ARRAY: every match).
 //
 // Writes go to the table `public."<table>"` (as api_owner: row-level security holds, USING and
 // WITH CHECK); rows are selected through the API views, with the route's joins and where, exactly
@@ -117,7 +117,7 @@ function columnOf(table: Table, name: string): Column {
 }
 
 /**
- * A body value reaching a column the caller may not see: A0403 (SPEC 6), before anything is
+ * A body value reaching a column the caller may not see: A0403, before anything is
  * written. Through an assignment too: `$p` is the client's value whatever column it lands in.
  */
 function columnChecks(route: StandardRoute, table: Table, indent: string): Sql[] {
