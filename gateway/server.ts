@@ -5,11 +5,11 @@
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type pg from "pg";
-import { type ColumnMap, routeColumnMap, routeFunctionName } from "../generator/routes/index.ts";
+import { routeColumnMap, routeFunctionName } from "../generator/routes/index.ts";
 import type { CustomRoute, EndpointGroup, Schema } from "../generator/schema/types.ts";
 import { isStandardRoute } from "../generator/schema/types.ts";
 import { ident } from "../generator/sql/sql.ts";
-import { type Authenticator, type AuthResult, allowedFor } from "./auth/context.ts";
+import type { Authenticator } from "./auth/context.ts";
 import { type GatewayConfig, HANDLER_DEFAULTS } from "./config.ts";
 import { constraintIndex, routeConstraints } from "./constraints.ts";
 import {
@@ -21,6 +21,7 @@ import {
   routeKey,
 } from "./custom/index.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import { columnRules } from "./filter/columnRules.ts";
 import { compileColumnChecks } from "./request/columns.ts";
 import { routeGlobals } from "./routes/globals.ts";
 import { compileStandardRoute, type RouteRequest } from "./routes/standard.ts";
@@ -48,23 +49,6 @@ export class MissingHandlersError extends Error {
     super(`custom routes without handlers:\n  ${problems.join("\n  ")}`);
     this.name = "MissingHandlersError";
   }
-}
-
-/**
- * Whether a caller may filter on a column: the route returns it and the caller may see it. As in
- * the route function (api.filter_sql), `table.column.jsonKey` names a key of a JSON column and
- * follows that column's rule.
- */
-function filterableColumns(map: ColumnMap) {
-  const visible = (key: string, auth: AuthResult) =>
-    map.restricted.every((rule) => !rule.keys.includes(key) || allowedFor(rule.access, auth));
-  return (column: string, auth: AuthResult): boolean => {
-    if (map.entries.get(column)?.filter === true) return visible(column, auth);
-    const [table, name, ...key] = column.split(".");
-    const base = `${table}.${name}`;
-    const entry = map.entries.get(base);
-    return key.length > 0 && entry?.filter === true && entry.json && visible(base, auth);
-  };
 }
 
 export function buildGateway({
@@ -134,7 +118,7 @@ export function buildGateway({
       const run = compileStandardRoute(route, group, {
         maxPerPage: config.maxPerPage,
         globalParams: schema.globalParams,
-        ...(route.type === "PAGED" ? { filterable: filterableColumns(routeColumnMap(schema, route)) } : {}),
+        ...(route.type === "PAGED" ? { columnRules: columnRules(routeColumnMap(schema, route)) } : {}),
         ...(write ? { write } : {}),
       });
       callable.set(routeKey(route.method, `${group.baseUrl}${route.path}`), {

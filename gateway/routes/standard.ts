@@ -8,7 +8,8 @@ import type { EndpointGroup, StandardRoute } from "../../generator/schema/types.
 import { ident } from "../../generator/sql/sql.ts";
 import { type AuthResult, checkRoute, toCtx } from "../auth/context.ts";
 import { ApiError, type ErrorDetails, fromPostgresError, type WriteErrorContext } from "../errors.ts";
-import { checkFilterColumns, parseFilter } from "../filter/parse.ts";
+import type { ColumnRules } from "../filter/columnRules.ts";
+import { type FilterExpr, filterConditions, parseFilter } from "../filter/parse.ts";
 import { compileRequest, validationError } from "../request/index.ts";
 import { deprecationHeaders } from "./deprecation.ts";
 import { routeGlobals } from "./globals.ts";
@@ -29,8 +30,8 @@ export interface RouteReply {
 export interface StandardRouteOptions {
   maxPerPage: number;
   globalParams: string[];
-  /** Filterable columns of a PAGED route and whether the caller may see each. */
-  filterable?: (column: string, auth: AuthResult) => boolean;
+  /** PAGED: which columns the caller may filter and sort by, and why not (filter/columnRules.ts). */
+  columnRules?: ColumnRules;
   /** Write routes: the body's values against their columns, and the constraint map for errors. */
   write?: {
     columnChecks: (params: Record<string, unknown>) => ErrorDetails | undefined;
@@ -74,16 +75,18 @@ export function compileStandardRoute(
       if (!parsed.ok) {
         throw new ApiError("BAD_REQUEST", `invalid filter: ${parsed.error.message}`);
       }
-      if (options.filterable) {
-        const hidden = checkFilterColumns(parsed.ast, (column) => options.filterable?.(column, auth) ?? true);
-        if (hidden) {
-          throw new ApiError(
-            "BAD_REQUEST",
-            `invalid filter: column "${hidden.column}" at position ${hidden.position} cannot be filtered on`,
-          );
-        }
-      }
+      if (options.columnRules) checkFilter(parsed.ast, options.columnRules, auth);
       params.filter = parsed.ast;
+    }
+    // The route function treats an empty sortBy as none; it checks the name whatever the sortOrder.
+    if (paged && options.columnRules && typeof params.sortBy === "string" && params.sortBy !== "") {
+      const why = options.columnRules.why(params.sortBy, "sort", auth);
+      if (why !== null) {
+        throw new ApiError(
+          "BAD_REQUEST",
+          `invalid sortBy: column ${quote(params.sortBy)} cannot be sorted: ${why}`,
+        );
+      }
     }
     const values = [JSON.stringify(params), JSON.stringify(toCtx(auth, options.globalParams))];
     // Postgres text cannot hold U+0000; refuse it here rather than fail in the database.
@@ -101,6 +104,24 @@ export function compileStandardRoute(
     }
   }
   return Object.assign(run, { deprecation });
+}
+
+/** The first condition (in text order) whose column the caller may not filter by: 400 with why. */
+function checkFilter(ast: FilterExpr, rules: ColumnRules, auth: AuthResult): void {
+  for (const condition of filterConditions(ast)) {
+    const why = rules.why(condition.column, "filter", auth);
+    if (why !== null) {
+      throw new ApiError(
+        "BAD_REQUEST",
+        `invalid filter: column ${quote(condition.column)} at position ${condition.position ?? -1} cannot be filtered: ${why}`,
+      );
+    }
+  }
+}
+
+/** A client's name in a message: double-quoted, control characters escaped as in JSON. */
+function quote(name: string): string {
+  return JSON.stringify(name.length > 200 ? `${name.slice(0, 200)}...` : name);
 }
 
 function hasNul(value: unknown): boolean {

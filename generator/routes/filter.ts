@@ -10,7 +10,10 @@
 // - JSON columns of those also accept `table.column.jsonKey` (filter only, compared as text).
 // Subquery properties are neither. Columns with roles/scopes are listed with their rule; the
 // function removes the keys the caller may not see before looking anything up, so a hidden column
-// is exactly as unknown as a missing one.
+// is exactly as unknown as a missing one to the SQL check.
+// `unavailable` (never sent to SQL) names what a client might try that is not an entry and why,
+// so the gateway can say so (docs/query-language.md): subquery properties, and the columns of the
+// route's tables that no property shows.
 
 import type { Column } from "../schema/types.ts";
 import { type Access, accessKey } from "./permissions.ts";
@@ -26,10 +29,15 @@ export interface Entry {
   json: boolean;
 }
 
+/** Why a name that is not an entry cannot be used. */
+export type Unavailable = "subquery" | "notInResponse";
+
 export interface ColumnMap {
   entries: Map<string, Entry>;
   /** Keys to remove for callers failing each column rule, by rule. */
   restricted: { access: Access; keys: string[] }[];
+  /** Names that are no entry but a client might try: subquery properties, columns no property shows. */
+  unavailable: Map<string, Unavailable>;
 }
 
 export function filterColumns(q: CompiledQuery): ColumnMap {
@@ -70,7 +78,35 @@ export function filterColumns(q: CompiledQuery): ColumnMap {
     }
   }
   for (const [key, rule] of keyRules) rules.get(rule)?.keys.push(key);
-  return { entries, restricted: [...rules.values()].filter((r) => r.keys.length > 0) };
+  return {
+    entries,
+    restricted: [...rules.values()].filter((r) => r.keys.length > 0),
+    unavailable: unavailableNames(q, entries, joinedOnce),
+  };
+}
+
+/**
+ * Every column of the route's tables by each name a client could write (`column`, `alias.column`,
+ * `table.column` when joined once) that is no entry, then the subquery properties' names.
+ */
+function unavailableNames(
+  q: CompiledQuery,
+  entries: ReadonlyMap<string, Entry>,
+  joinedOnce: (tableName: string) => boolean,
+): Map<string, Unavailable> {
+  const out = new Map<string, Unavailable>();
+  const add = (name: string, why: Unavailable) => {
+    if (!entries.has(name)) out.set(name, why);
+  };
+  for (const source of q.scope.sources) {
+    for (const column of source.table.columns) {
+      add(`${source.name}.${column.name}`, "notInResponse");
+      if (joinedOnce(source.table.name)) add(`${source.table.name}.${column.name}`, "notInResponse");
+      add(column.name, "notInResponse");
+    }
+  }
+  for (const p of q.properties) if (p.kind === "subquery") add(p.name, "subquery");
+  return out;
 }
 
 function columnEntry(expr: string, column: Column, sort: boolean): Entry {
