@@ -3,7 +3,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { loadSchema } from "../generator/schema/index.ts";
+import { describeDiagnostic, loadSchema } from "../generator/schema/index.ts";
 import type { LoadResult } from "../generator/schema/types.ts";
 
 export const SCHEMA_FILE_NAMES = ["api.schema.json", "restura.schema.json"] as const;
@@ -32,7 +32,8 @@ export function readAppSchema(appDir: string): AppSchema {
       warnings: [],
     };
   }
-  return { file, ...loadSchema(json) };
+  // Our own format is held to the stricter rules; Restura files load unchanged (docs/schema.md).
+  return { file, ...loadSchema(json, { strict: path.basename(file) === "api.schema.json" }) };
 }
 
 /** An error meant for the person running a command: printed as is, without a stack. */
@@ -42,6 +43,7 @@ export function formatDiagnostics(
   file: string,
   kind: "error" | "warning",
   list: LoadResult["errors"],
+  routes?: LoadResult["routes"],
 ): string[] {
-  return list.map((d) => `${file}: ${kind}: ${d.path ? `${d.path}: ` : ""}${d.message}`);
+  return list.map((d) => `${file}: ${kind}: ${describeDiagnostic(d, routes)}`);
 }

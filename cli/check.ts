@@ -9,8 +9,8 @@ import { envFlag, parseArgs, runCli } from "./common.ts";
 runCli(async () => {
   const { appDir } = parseArgs();
   const result = readAppSchema(appDir);
-  for (const line of formatDiagnostics(result.file, "warning", result.warnings)) console.log(line);
-  for (const line of formatDiagnostics(result.file, "error", result.errors)) console.error(line);
+  for (const line of formatDiagnostics(result.file, "warning", result.warnings, result.routes)) console.log(line);
+  for (const line of formatDiagnostics(result.file, "error", result.errors, result.routes)) console.error(line);
   const summary = `${result.errors.length} error(s), ${result.warnings.length} warning(s)`;
   if (result.errors.length > 0 || !result.schema) {
     console.error(summary);

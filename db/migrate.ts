@@ -43,10 +43,13 @@ export interface MigrateResult {
 
 export async function migrateApp({ appDir, url, allowDataLoss = false, log = () => {} }: MigrateOptions) {
   const loaded = readAppSchema(appDir);
-  const warnings = formatDiagnostics(loaded.file, "warning", loaded.warnings);
+  const warnings = formatDiagnostics(loaded.file, "warning", loaded.warnings, loaded.routes);
   if (!loaded.schema) {
     throw new AppError(
-      ["the schema has errors:", ...formatDiagnostics(loaded.file, "error", loaded.errors)].join("\n"),
+      [
+        "the schema has errors:",
+        ...formatDiagnostics(loaded.file, "error", loaded.errors, loaded.routes),
+      ].join("\n"),
     );
   }
   const schema = loaded.schema;

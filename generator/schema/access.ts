@@ -1,8 +1,9 @@
 // Top-level lists (globalParams, roles, scopes, extensions) and the roles and scopes used by
 // tables, columns, policies and routes: a name that is not declared at the top level is a warning
-// (Restura files often use roles they never declare).
+// (Restura files often use roles they never declare), except on a route of an `api.schema.json`,
+// where it is an error: a typo there makes the route unreachable for the callers it names.
 
-import type { Context } from "./context.ts";
+import { type Context, routeProblem } from "./context.ts";
 import { invalidName } from "./messages.ts";
 import { at } from "./paths.ts";
 import { didYouMean } from "./suggest.ts";
@@ -38,17 +39,16 @@ export function checkTopLevel(ctx: Context): void {
 export function checkAccessNames(ctx: Context): void {
   const roles = new Set(ctx.schema.roles);
   const scopes = new Set(ctx.schema.scopes);
-  const check = (owner: { roles: string[]; scopes: string[] }, path: string) => {
+  const check = (owner: { roles: string[]; scopes: string[] }, path: string, isRoute = false) => {
+    const report = (p: string, message: string) =>
+      isRoute ? routeProblem(ctx, p, message) : ctx.diag.warn(p, message);
     owner.roles.forEach((role, i) => {
       if (!roles.has(role))
-        ctx.diag.warn(
-          at(at(path, "roles"), i),
-          `role "${role}" is not declared in roles${didYouMean(role, roles)}`,
-        );
+        report(at(at(path, "roles"), i), `role "${role}" is not declared in roles${didYouMean(role, roles)}`);
     });
     owner.scopes.forEach((scope, i) => {
       if (!scopes.has(scope)) {
-        ctx.diag.warn(
+        report(
           at(at(path, "scopes"), i),
           `scope "${scope}" is not declared in scopes${didYouMean(scope, scopes)}`,
         );
@@ -67,7 +67,7 @@ export function checkAccessNames(ctx: Context): void {
   });
   ctx.schema.endpoints.forEach((g, gi) => {
     g.routes.forEach((r, ri) => {
-      check(r, `endpoints[${gi}].routes[${ri}]`);
+      check(r, `endpoints[${gi}].routes[${ri}]`, true);
     });
   });
 }

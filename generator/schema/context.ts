@@ -31,6 +31,11 @@ export interface Context {
   customTypes: Set<string>;
   /** Paths the structure check rejected. */
   rejected: string[];
+  /**
+   * Our own `api.schema.json`: findings that make a route unusable (undeclared route roles and
+   * scopes, drifted routes) are errors. Restura files load unchanged, so there they are warnings.
+   */
+  strict: boolean;
 }
 
 export const ALWAYS_GLOBALS = ["role", "scopes"] as const;
@@ -41,6 +46,7 @@ export function createContext(
   diag: Diagnostics,
   customTypes: Set<string>,
   rejected: string[],
+  strict = false,
 ): Context {
   const tables = new Map<string, TableInfo>();
   const infos = schema.database.map((table, i): TableInfo => {
@@ -57,7 +63,7 @@ export function createContext(
   const tablesIncomplete =
     schema.database.some((t) => t.name === "") || rejectedNames(rejected, "database", "name");
   const globals = new Set([...ALWAYS_GLOBALS, ...schema.globalParams]);
-  return { schema, raw, diag, tables, infos, tablesIncomplete, globals, customTypes, rejected };
+  return { schema, raw, diag, tables, infos, tablesIncomplete, globals, customTypes, rejected, strict };
 }
 
 /**
@@ -109,4 +115,10 @@ export function checkGlobal(ctx: Context, name: string, path: string): void {
   if (ctx.globals.has(name) || rejectedWithin(ctx, "globalParams")) return;
   const hint = didYouMean(name, ctx.globals, "#");
   ctx.diag.error(path, `global parameter "#${name}" is not declared in globalParams${hint}`);
+}
+
+/** A finding that breaks a route: an error in `api.schema.json`, a warning in a Restura file. */
+export function routeProblem(ctx: Context, path: string, message: string): void {
+  if (ctx.strict) ctx.diag.error(path, message);
+  else ctx.diag.warn(path, message);
 }

@@ -3,6 +3,7 @@
 
 import type { Context } from "./context.ts";
 import { checkCustomRoute, checkHandlerNames } from "./custom.ts";
+import { checkDrift } from "./drift.ts";
 import { at } from "./paths.ts";
 import { checkProperties, checkQuery } from "./queries.ts";
 import { checkRequest, type Params } from "./request.ts";
@@ -140,6 +141,7 @@ function checkStandardRoute(ctx: Context, route: StandardRoute, rp: string, para
   const { env, base } = checkQuery(ctx, route, rp, params);
   checkProperties(env, route.response, at(rp, "response"));
   checkAssignments(env, route.assignments, base, at(rp, "assignments"));
+  checkDrift(ctx, route, rp, params, base.info);
 }
 
 /** Same method and same path shape (parameter names ignored, literal segments exact) conflict. */

@@ -299,4 +299,6 @@ export interface LoadResult {
   schema?: Schema;
   errors: Diagnostic[];
   warnings: Diagnostic[];
+  /** Each route's JSON path (`endpoints[0].routes[3]`) -> `METHOD /full/path`, to name routes in messages. */
+  routes?: Record<string, string>;
 }

@@ -39,7 +39,15 @@ t.test(
   async (t) => {
     const r = cli("check.ts", path.dirname(RESTURA_FIXTURE));
     t.equal(r.status, 1, "the fixture has no handler files");
-    t.match(r.stdout, /warning: endpoints\[0\]\.routes\[19\]\.where\[0\]\.value: bare word "bill"/);
+    t.match(
+      r.stdout,
+      /warning: endpoints\[0\]\.routes\[19\]\.where\[0\]\.value \(GET \/api\/v1\/user\/all\): bare word "bill"/,
+    );
+    t.match(
+      r.stdout,
+      /warning: endpoints\[0\]\.routes\[10\]\.roles\[1\] \(POST \/api\/v1\/user\/verify-password\): role "athlete" is not declared in roles/,
+      "an undeclared route role stays a warning in a Restura file",
+    );
     t.match(r.stdout, /schema is valid; 0 error\(s\), 7 warning\(s\)/);
     t.match(
       r.stderr,
@@ -56,6 +64,49 @@ t.test(
     t.match(allowed.stdout, /warning: handler: POST \/api\/v1\/user\/refresh-token: .*postUserRefreshToken/);
   },
 );
+
+t.test("check: a POST route left behind by a column rename is an error naming the route", async (t) => {
+  const note = table("note", [id(), column("text", "TEXT")]);
+  const schema = {
+    ...schemaWith([note]),
+    roles: ["member"],
+    endpoints: [
+      {
+        name: "V1",
+        description: "",
+        baseUrl: "/api/v1",
+        routes: [
+          {
+            name: "add note",
+            description: "",
+            method: "POST",
+            path: "/note",
+            type: "ONE",
+            table: "note",
+            roles: ["membr"],
+            scopes: [],
+            request: [{ name: "body", required: true, validator: [] }],
+            joins: [],
+            where: [],
+            assignments: [],
+            response: [{ name: "id", selector: "note.id" }],
+          },
+        ],
+      },
+    ],
+  };
+  const app = scratchApp(t, schema);
+  const r = cli("check.ts", app.dir);
+  t.equal(r.status, 1);
+  const at = (p: string) => `api.schema.json: error: endpoints[0].routes[0]${p} (POST /api/v1/note): `;
+  t.match(
+    r.stderr,
+    `${at(".request[0].name")}request parameter "body" is used by nothing: no column of table "note" has that name`,
+  );
+  t.match(r.stderr, `${at(".request")}column "text" of table "note" is NOT NULL without a default`);
+  t.match(r.stderr, `${at(".roles[0]")}role "membr" is not declared in roles (did you mean "member"?)`);
+  t.match(r.stderr, /3 error\(s\), 0 warning\(s\)/);
+});
 
 t.test("check passes the example app: every handler found", async (t) => {
   const r = cli("check.ts", path.join(REPO, "example"));

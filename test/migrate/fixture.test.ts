@@ -9,7 +9,9 @@ import { RESTURA_FIXTURE } from "../harness/templates.ts";
 
 t.test("the Restura fixture migrates into an empty database, and again changes nothing", async (t) => {
   const url = await testDatabase(t);
-  const app = scratchApp(t, JSON.parse(fs.readFileSync(RESTURA_FIXTURE, "utf8")));
+  // As a Restura file: its undeclared route roles are warnings there, errors in an api.schema.json.
+  const app = scratchApp(t);
+  fs.copyFileSync(RESTURA_FIXTURE, `${app.dir}/restura.schema.json`);
 
   const first = await migrateApp({ appDir: app.dir, url });
   t.equal(first.written, "0001_initial.sql");

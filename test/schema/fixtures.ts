@@ -1,6 +1,6 @@
 // A small valid schema to mutate per test, and helpers to load it.
 
-import { loadSchema } from "../../generator/schema/index.ts";
+import { type LoadOptions, loadSchema } from "../../generator/schema/index.ts";
 import type {
   CustomRoute,
   Diagnostic,
@@ -146,11 +146,11 @@ export function baseSchema(): Raw {
   };
 }
 
-/** Loads a mutated copy of the base schema. */
-export function load(mutate: (s: Raw) => void = () => {}): LoadResult {
+/** Loads a mutated copy of the base schema (`strict`: as an api.schema.json). */
+export function load(mutate: (s: Raw) => void = () => {}, options: LoadOptions = {}): LoadResult {
   const s = baseSchema();
   mutate(s);
-  return loadSchema(s);
+  return loadSchema(s, options);
 }
 
 export const errorsOf = (mutate: (s: Raw) => void): Diagnostic[] => load(mutate).errors;
