@@ -3,10 +3,10 @@
 // ENABLE ROW LEVEL SECURITY and grants.
 
 import type { Schema } from "../schema/types.ts";
-import { ident, sql } from "../sql/sql.ts";
+import { ident, literal, sql } from "../sql/sql.ts";
 import { TABLE_SCHEMA } from "../tables/names.ts";
 import { grantStatements } from "./grants.ts";
-import { API_OWNER, API_SCHEMA } from "./names.ts";
+import { API_GATEWAY, API_OWNER, API_SCHEMA } from "./names.ts";
 import { dropOurPolicies, policyStatements } from "./policies.ts";
 import { roleStatements } from "./roles.ts";
 import { viewStatements } from "./views.ts";
@@ -22,6 +22,8 @@ export interface ApiLayerParts {
   extra: string[];
   /** Last, so they cover everything created before. */
   grants: string[];
+  /** After the grants: what no role behind the API may do at run time (see lockdownStatements). */
+  lockdown: string[];
 }
 
 /**
@@ -40,14 +42,40 @@ export function apiLayerParts(
       sql`SET LOCAL search_path = ${ident(TABLE_SCHEMA)}`.toString(),
       ...roleStatements(),
       ...dropApiLayerStatements(),
-      sql`CREATE SCHEMA ${ident(API_SCHEMA)} AUTHORIZATION ${ident(API_OWNER)}`.toString(),
+      // Owned by the migrating user, not by api_owner: the owner of a schema can always create
+      // in it, and route functions run as api_owner. CREATE is granted for the rebuild only
+      // (handing an object to api_owner needs it) and revoked again by the lockdown.
+      sql`CREATE SCHEMA ${ident(API_SCHEMA)}`.toString(),
+      sql`GRANT USAGE, CREATE ON SCHEMA ${ident(API_SCHEMA)} TO ${ident(API_OWNER)}`.toString(),
     ],
     runtime: [...runtimeSql],
     views: schema.database.flatMap(viewStatements),
     policies: policyStatements(schema),
     extra: [...extra],
     grants: grantStatements(schema.database),
+    lockdown: lockdownStatements(),
   };
+}
+
+/**
+ * What the roles behind the API may not do once the layer stands:
+ * - api_owner (whose SECURITY DEFINER functions the gateway calls) creates nothing in schema
+ *   `api`: even SQL that somehow ran as api_owner could not leave a function or view behind;
+ * - api_gateway creates no temporary objects: TEMPORARY on the database is revoked from PUBLIC
+ *   (a role cannot lose what PUBLIC holds otherwise). The database owner and superusers keep it;
+ *   another role that needs temporary tables must be granted TEMPORARY explicitly, never
+ *   api_gateway. A migrating user that neither owns the database nor holds the privilege with
+ *   grant option only gets a warning: revoke it by hand then.
+ */
+export function lockdownStatements(): string[] {
+  return [
+    sql`REVOKE CREATE ON SCHEMA ${ident(API_SCHEMA)} FROM ${ident(API_OWNER)}`.toString(),
+    sql`DO $do$
+BEGIN
+  EXECUTE pg_catalog.format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC, %I', pg_catalog.current_database(), ${literal(API_GATEWAY)});
+END
+$do$`.toString(),
+  ];
 }
 
 /** Every statement of the layer, in order. */
@@ -57,7 +85,7 @@ export function apiLayerStatements(
   extra: readonly string[] = [],
 ): string[] {
   const p = apiLayerParts(schema, runtimeSql, extra);
-  return [...p.prologue, ...p.runtime, ...p.views, ...p.policies, ...p.extra, ...p.grants];
+  return [...p.prologue, ...p.runtime, ...p.views, ...p.policies, ...p.extra, ...p.grants, ...p.lockdown];
 }
 
 /**

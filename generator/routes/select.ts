@@ -1,8 +1,12 @@
-// One query (a route's or a subquery's) compiled into its parts: FROM with joins over the API
-// views, WHERE, GROUP BY, the row's JSON object, and its default order. The kinds (kinds/) and
+// One query (a route's or a subquery's) compiled into its parts: FROM with joins over the
+// tables, WHERE, GROUP BY, the row's JSON object, and its default order. The kinds (kinds/) and
 // subqueries (subquery.ts) assemble the parts into statements.
 //
-// Tables are read through the views `api."<table>"` (column masks, table rule, row policies),
+// Tables are read directly (`public."<table>"`, see source.ts), not through the API views: a
+// security-barrier view is never flattened into the query, so joins and where conditions could
+// not reach the tables' indexes through it. Row-level security still binds every read (the
+// function runs as api_owner), and a table with column rules is read through an inline derived
+// table that masks those columns exactly as its view does, which Postgres flattens. Sources are
 // aliased with the schema's names: the base table by its name, joins by their alias, so every
 // reference the loader normalised (`"alias"."column"`) works as written.
 
@@ -21,6 +25,7 @@ import { type Member, objectSql } from "./object.ts";
 import { type Access, type Checks, isRestricted } from "./permissions.ts";
 import { rawSql } from "./rawSql.ts";
 import { primaryKeyColumns, QueryScope, type Source, type Tables } from "./scope.ts";
+import { sourceSql } from "./source.ts";
 import { subquerySql } from "./subquery.ts";
 import { whereSql } from "./where.ts";
 
@@ -67,9 +72,6 @@ const JOIN_SQL = {
   RIGHT: sql`RIGHT JOIN`,
 } satisfies Record<JoinType, Sql>;
 
-/** The API view of a table. */
-export const viewOf = (table: string): Sql => ident("api", table);
-
 /**
  * Compiles a query. `indent` is the indentation of the query's own lines (FROM, WHERE, ...), for
  * layout only.
@@ -84,12 +86,12 @@ export function compileQuery(
   const scope = new QueryScope(tables, parent);
   const base = scope.add(spec.table, spec.table);
   checks.useTable(base.table);
-  const from: Sql[] = [sql`${viewOf(spec.table)} AS ${ident(spec.table)}`];
+  const from: Sql[] = [sourceSql(base.table, spec.table)];
   for (const j of spec.joins) {
     const source = scope.add(j.alias, j.table);
     checks.useTable(source.table);
     from.push(
-      sql`${nl(indent)}${JOIN_SQL[j.type]} ${viewOf(j.table)} AS ${ident(j.alias)} ON ${joinOn(j, scope)}`,
+      sql`${nl(indent)}${JOIN_SQL[j.type]} ${sourceSql(source.table, j.alias)} ON ${joinOn(j, scope)}`,
     );
   }
   const where = whereSql(spec.where, scope);
@@ -110,7 +112,14 @@ export function compileQuery(
         },
       ]
     : [];
-  const tiebreak = groupBy ? [groupBy] : primaryKeyColumns(base.table).map((c) => ident(base.name, c));
+  const tiebreak = groupBy
+    ? [groupBy]
+    : [
+        ...primaryKeyColumns(base.table).map((c) => ident(base.name, c)),
+        ...spec.joins
+          .filter((j) => !joinsOneRow(j, scope))
+          .flatMap((j) => primaryKeyColumns(scope.tables.get(j.table)).map((c) => ident(j.alias, c))),
+      ];
   return {
     scope,
     properties,
@@ -121,6 +130,23 @@ export function compileQuery(
     order,
     tiebreak,
   };
+}
+
+/**
+ * Whether a join adds at most one row to each row it joins and never a row without one: INNER or
+ * LEFT on a column that is unique in the joined table (its one-column primary key, a unique
+ * column or a one-column unique index). Other joins (RIGHT, custom ON, to-many) add their own
+ * primary key to the order, so that rows equal on the base table's key still come out in a
+ * stable order.
+ */
+function joinsOneRow(j: Join, scope: QueryScope): boolean {
+  if (j.type === "RIGHT" || j.custom !== undefined || j.foreignColumnName === undefined) return false;
+  const table = scope.tables.get(j.table);
+  const column = j.foreignColumnName;
+  const pk = primaryKeyColumns(table);
+  if (pk.length === 1 && pk[0] === column) return true;
+  if (table.columns.some((c) => c.name === column && c.isUnique === true)) return true;
+  return table.indexes.some((i) => i.isUnique && i.columns.length === 1 && i.columns[0]?.column === column);
 }
 
 function joinOn(j: Join, scope: QueryScope): Sql {

@@ -105,14 +105,25 @@ t.test("api_gateway", async (t) => {
     t.equal(member?.m, false, "not a member of api_owner");
   });
 
-  t.test("everything in schema api belongs to api_owner", async (t) => {
+  t.test("everything in schema api belongs to api_owner, the schema itself does not", async (t) => {
     const owners = await rows<{ owner: string }>(
       su,
       `SELECT DISTINCT owner FROM (
-         SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'api'
-         UNION ALL SELECT relowner::regrole::text FROM pg_class WHERE relnamespace = 'api'::regnamespace
+         SELECT relowner::regrole::text AS owner FROM pg_class WHERE relnamespace = 'api'::regnamespace
          UNION ALL SELECT proowner::regrole::text FROM pg_proc WHERE pronamespace = 'api'::regnamespace) o`,
     );
     t.same(owners, [{ owner: "api_owner" }]);
+    const [schema] = await rows(
+      su,
+      `SELECT nspowner::regrole::text = current_user AS migrator,
+              has_schema_privilege('api_owner', 'api', 'USAGE') AS usage,
+              has_schema_privilege('api_owner', 'api', 'CREATE') AS create
+       FROM pg_namespace WHERE nspname = 'api'`,
+    );
+    t.same(
+      schema,
+      { migrator: true, usage: true, create: false },
+      "the migrating user's; api_owner: USAGE only",
+    );
   });
 });

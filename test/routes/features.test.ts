@@ -152,6 +152,17 @@ t.test("features", async (t) => {
   });
 
   t.test("raw SQL naming a table reads its API view, never a temporary table", async (t) => {
+    // api_gateway has no TEMPORARY privilege (the layer revokes it); granted here to show that
+    // even a temporary table would not be picked up.
+    const { rows } = await db.su.query("SELECT current_database() AS d");
+    const database = `"${rows[0].d}"`;
+    t.equal(
+      (await db.gw.query(`SELECT has_database_privilege(current_database(), 'TEMPORARY') AS p`)).rows[0].p,
+      false,
+      "no TEMPORARY privilege",
+    );
+    await db.su.query(`GRANT TEMPORARY ON DATABASE ${database} TO api_gateway`);
+    t.teardown(() => db.su.query(`REVOKE TEMPORARY ON DATABASE ${database} FROM api_gateway`));
     await db.gw.query(`CREATE TEMP TABLE "member" ("teamId" bigint)`);
     await db.gw.query(`INSERT INTO "member" SELECT 1 FROM generate_series(1, 100)`);
     const body = (await db.body("GET /api/v1/member/raw", { since: "2023-06-01", label: "L" }, admin)) as {

@@ -130,6 +130,13 @@ t.test("paged", async (t) => {
       [4, 2, 1, 3],
       "a restricted column the caller may see; NULL last",
     );
+    t.same(
+      await ids({ sortBy: "salary", sortOrder: "DESC" }),
+      [3, 1, 2, 4],
+      "DESC: NULL first, the exact reverse (docs/query-language.md, NULL ordering)",
+    );
+    t.same(await ids({ sortBy: "note" }), [4, 2, 3, 1], "NULL last");
+    t.same(await ids({ sortBy: "note", sortOrder: "DESC" }), [1, 3, 2, 4], "NULL first");
     t.same(await ids({ sortOrder: "DESC" }), [4, 3, 2, 1], "no sortBy: the default order reversed");
     t.same(await ids({ sortBy: "name", sortOrder: "NONE" }), [1, 2, 3, 4], "NONE: primary key only");
     const orders = new Set<string>();

@@ -8,13 +8,23 @@
 // groupBy column), so pages are stable. Without sortBy, ASC is the route's own order and DESC its
 // reverse.
 //
+// JSON is built only for the page's rows: the page is chosen over the raw rows (each source's
+// whole row, `"user" AS _api_w0`) in a derived table with ORDER BY / LIMIT / OFFSET, and the row
+// objects are built over that page, where each source's name is given back its columns
+// (`CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"`), so the object, raw selectors and
+// subqueries are the same SQL as in ONE and ARRAY. (Postgres would otherwise build every
+// matching row's object before a top-N sort.) A grouped query, or one where a column is named
+// like a source (a bare name would mean the column), builds the objects in the page query.
+//
 // The default request (no filter, no sortBy, ASC) runs a static query, planned once per
-// connection. Anything else runs the same query text with the filter and the order spliced in:
-// both are built only from generator constants (this file, the compile-time column map), and the
-// client's values are parameters (`$3`). That text runs as a prepared statement per shape and
-// connection (cachedExecute), so it too is planned once, not on every request.
+// connection by plpgsql. Anything else runs the same query text with the filter and the order
+// spliced in, through `EXECUTE ... USING`: both are built only from generator constants (this
+// file, the compile-time column map), and the client's values are parameters (`$3`). EXECUTE
+// plans on every call. It never runs anything the calling session could define: no prepared
+// statement, no session setting read as SQL, no temporary object (the function's search_path
+// ends with pg_temp, and api_gateway has no TEMPORARY privilege).
 
-import { literal, type Sql, sql, trusted } from "../../sql/sql.ts";
+import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { columnMapJson, filterColumns } from "../filter.ts";
 import { nl } from "../layout.ts";
 import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
@@ -37,13 +47,37 @@ function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefined, or
   const inner = `${indent}  `;
   const rows = `${inner}  `;
   const base = where ? { where } : {};
-  const page = selectSql(q, rows, { ...base, orderBy: order, limit: LIMIT });
   const raws = q.properties.filter((p) => p.kind === "raw").map((p) => sql`, ${p.expr}`);
   const countSelect = selectSql(q, rows, {
     ...base,
     select: sql`1${raws.reduce((a, r) => sql`${a}${r}`, sql``)}`,
   });
-  return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(_api_r.j) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_r), '[]'::json),${nl(inner)}'total', (SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(inner)}) AS _api_c))`;
+  const total = sql`'total', (SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(inner)}) AS _api_c)`;
+  if (!pagesRawRows(q)) {
+    const page = selectSql(q, rows, { ...base, orderBy: order, limit: LIMIT });
+    return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(_api_r.j) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_r), '[]'::json),${nl(inner)}${total})`;
+  }
+  const sources = q.scope.sources.map((s, i) => ({ name: ident(s.name), row: trusted(`_api_w${i}`) }));
+  const page = selectSql(q, rows, {
+    ...base,
+    select: join(sources.map((s) => sql`${s.name} AS ${s.row}`)),
+    orderBy: order,
+    limit: LIMIT,
+  });
+  const columns = sources.map(
+    (s) => sql`${nl(inner)}CROSS JOIN LATERAL (SELECT (_api_p.${s.row}).*) AS ${s.name}`,
+  );
+  return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(${q.object}) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${join(columns, "")}), '[]'::json),${nl(inner)}${total})`;
+}
+
+/**
+ * Whether the page can be chosen over raw rows: not grouped (a whole row is not a grouped value),
+ * and no source has a column named like a source (`"user"` would then be that column, not the row).
+ */
+function pagesRawRows(q: CompiledQuery): boolean {
+  if (q.groupBy) return false;
+  const names = new Set(q.scope.sources.map((s) => s.name));
+  return !q.scope.sources.some((s) => s.table.columns.some((c) => names.has(c.name)));
 }
 
 /** The dynamic query text as constants around the two placeholders: A W B O C W D. */
@@ -70,7 +104,6 @@ export const paged: Kind = (_route, compile) => ({
     sql`_api_values text[] := '{}';`,
     sql`_api_result json;`,
     sql`_api_query text;`,
-    sql`_api_key text;`,
   ],
   statements: (indent) => {
     const i1 = `${indent}  `;
@@ -99,35 +132,12 @@ export const paged: Kind = (_route, compile) => ({
       sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
       sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
       sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
-      ...cachedExecute(indent),
+      sql`EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;`,
       sql`RETURN _api_result;`,
     ];
     return statements;
   },
 });
-
-/** Prepared statements one session may hold for filter/sort shapes; past it, plain EXECUTE. */
-export const MAX_PREPARED_SHAPES = 200;
-
-/**
- * Runs `_api_query` as a session-level prepared statement named after its text, so each filter
- * and sort shape is parsed and planned once per connection (EXECUTE alone plans every call). The
- * values still travel as parameters: EXECUTE cannot pass `$n` on to a prepared statement, so
- * they go through transaction-local settings read by the statement's argument expressions. A
- * session-level setting remembers what was prepared; a bound keeps a client inventing shapes
- * from growing the session.
- */
-function cachedExecute(indent: string): Sql[] {
-  const i1 = `${indent}  `;
-  const i2 = `${i1}  `;
-  return [
-    sql`_api_key := 'api.q_' || md5(_api_query);`,
-    sql`IF current_setting(_api_key, true) IS DISTINCT FROM 'prepared' THEN${nl(i1)}IF COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int >= ${literal(MAX_PREPARED_SHAPES)} THEN${nl(i2)}EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;${nl(i2)}RETURN _api_result;${nl(i1)}END IF;${nl(i1)}BEGIN${nl(i2)}EXECUTE format('PREPARE %I(jsonb, jsonb, text[]) AS ', substr(_api_key, 5)) || _api_query;${nl(i1)}EXCEPTION WHEN duplicate_prepared_statement THEN NULL;${nl(i1)}END;${nl(i1)}PERFORM set_config(_api_key, 'prepared', false);${nl(i1)}PERFORM set_config('api.q_count', (COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int + 1)::text, false);${nl(indent)}END IF;`,
-    sql`PERFORM set_config('api.q_params', $1::text, true);`,
-    sql`PERFORM set_config('api.q_values', _api_values::text, true);`,
-    sql`EXECUTE format('EXECUTE %I(current_setting(''api.q_params'')::jsonb, current_setting(''api.ctx'')::jsonb, current_setting(''api.q_values'')::text[])', substr(_api_key, 5))${nl(i1)}INTO _api_result;`,
-  ];
-}
 
 function textList(items: readonly string[]): Sql {
   return items.map((i) => literal(i)).reduce((acc, l, n) => (n === 0 ? l : sql`${acc}, ${l}`));

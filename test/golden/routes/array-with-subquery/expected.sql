@@ -24,17 +24,17 @@ BEGIN
                   SELECT json_build_object(
                       'sku', "item"."sku"
                     ) AS j
-                  FROM "api"."item" AS "item"
+                  FROM "public"."item" AS "item"
                   WHERE "item"."orderId" = "order"."id"
                   ORDER BY "item"."id" ASC
                 ) AS "_api_s2")
               ) AS j
-            FROM "api"."order" AS "order"
+            FROM "public"."order" AS "order"
             WHERE "order"."userId" = "user"."id"
             ORDER BY "order"."createdOn" DESC, "order"."id" ASC
           ) AS "_api_s1")
         ) AS j
-      FROM "api"."user" AS "user"
+      FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
       WHERE "user"."email" ILIKE '%' || api.like_literal(($1->>'q')) || '%' OR ("user"."id" = ANY (ARRAY(SELECT jsonb_array_elements_text($1->'ids'))::bigint[]) AND "user"."firstName" NOT IN ('a', 'b') AND ("user"."companyId" = ($2->>'companyId')::bigint))
       ORDER BY "user"."email" ASC, "user"."id" ASC
     ) AS _api_r));

@@ -40,8 +40,8 @@ BEGIN
             ) END
           ]::json[])
         END AS j
-      FROM "api"."user" AS "user"
-      INNER JOIN "api"."company" AS "companyId_company" ON "companyId_company"."id" = "user"."companyId"
+      FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+      INNER JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "companyId_company" ON "companyId_company"."id" = "user"."companyId"
       WHERE "user"."id" = ($1->>'id')::bigint AND "user"."companyId" = ($2->>'companyId')::bigint
       LIMIT 2
     ) AS _api_r;

@@ -18,7 +18,6 @@ DECLARE
   _api_values text[] := '{}';
   _api_result json;
   _api_query text;
-  _api_key text;
 BEGIN
   PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
   BEGIN
@@ -33,8 +32,7 @@ BEGIN
     _api_filter := NULLIF($1->'filter', 'null'::jsonb);
     IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
       RETURN (SELECT json_build_object(
-        'data', COALESCE((SELECT json_agg(_api_r.j) FROM (
-          SELECT CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[]))
+        'data', COALESCE((SELECT json_agg(CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[]))
               THEN json_build_object(
                 'id', "user"."id",
                 'email', "user"."email",
@@ -57,17 +55,20 @@ BEGIN
                   'emailDomain', (split_part("user"."email", '@', 2))
                 )
               ]::json[])
-            END AS j
-          FROM "api"."user" AS "user"
-          LEFT JOIN "api"."company" AS "c" ON "c"."id" = "user"."companyId"
+            END) FROM (
+          SELECT "user" AS _api_w0, "c" AS _api_w1
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE "user"."companyId" = ($2->>'companyId')::bigint
           ORDER BY "user"."email" ASC, "user"."id" ASC
           LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-        ) AS _api_r), '[]'::json),
+        ) AS _api_p
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"), '[]'::json),
         'total', (SELECT count(*) FROM (
           SELECT 1, (split_part("user"."email", '@', 2))
-          FROM "api"."user" AS "user"
-          LEFT JOIN "api"."company" AS "c" ON "c"."id" = "user"."companyId"
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE "user"."companyId" = ($2->>'companyId')::bigint
         ) AS _api_c)));
     END IF;
@@ -95,8 +96,7 @@ BEGIN
       ELSE '"user"."email" ASC, "user"."id" ASC'
     END;
     _api_query := 'SELECT json_build_object(
-        ''data'', COALESCE((SELECT json_agg(_api_r.j) FROM (
-          SELECT CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[]))
+        ''data'', COALESCE((SELECT json_agg(CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[]))
               THEN json_build_object(
                 ''id'', "user"."id",
                 ''email'', "user"."email",
@@ -119,39 +119,26 @@ BEGIN
                   ''emailDomain'', (split_part("user"."email", ''@'', 2))
                 )
               ]::json[])
-            END AS j
-          FROM "api"."user" AS "user"
-          LEFT JOIN "api"."company" AS "c" ON "c"."id" = "user"."companyId"
+            END) FROM (
+          SELECT "user" AS _api_w0, "c" AS _api_w1
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE '
       || _api_where || '
           ORDER BY '
       || _api_order || '
           LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
-        ) AS _api_r), ''[]''::json),
+        ) AS _api_p
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"), ''[]''::json),
         ''total'', (SELECT count(*) FROM (
           SELECT 1, (split_part("user"."email", ''@'', 2))
-          FROM "api"."user" AS "user"
-          LEFT JOIN "api"."company" AS "c" ON "c"."id" = "user"."companyId"
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE '
       || _api_where || '
         ) AS _api_c))';
-    _api_key := 'api.q_' || md5(_api_query);
-    IF current_setting(_api_key, true) IS DISTINCT FROM 'prepared' THEN
-      IF COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int >= 200 THEN
-        EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;
-        RETURN _api_result;
-      END IF;
-      BEGIN
-        EXECUTE format('PREPARE %I(jsonb, jsonb, text[]) AS ', substr(_api_key, 5)) || _api_query;
-      EXCEPTION WHEN duplicate_prepared_statement THEN NULL;
-      END;
-      PERFORM set_config(_api_key, 'prepared', false);
-      PERFORM set_config('api.q_count', (COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int + 1)::text, false);
-    END IF;
-    PERFORM set_config('api.q_params', $1::text, true);
-    PERFORM set_config('api.q_values', _api_values::text, true);
-    EXECUTE format('EXECUTE %I(current_setting(''api.q_params'')::jsonb, current_setting(''api.ctx'')::jsonb, current_setting(''api.q_values'')::text[])', substr(_api_key, 5))
-      INTO _api_result;
+    EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;
     RETURN _api_result;
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN

@@ -15,8 +15,8 @@ BEGIN
         'modifiedOn', "item"."modifiedOn",
         'orderAmountCents', "orderId_order"."amountCents"
       ) AS j
-    FROM "api"."item" AS "item"
-    LEFT JOIN "api"."order" AS "orderId_order" ON "orderId_order"."id" = "item"."orderId"
+    FROM "public"."item" AS "item"
+    LEFT JOIN "public"."order" AS "orderId_order" ON "orderId_order"."id" = "item"."orderId"
     ORDER BY "item"."id" ASC
   ) AS _api_r));
 END
@@ -45,9 +45,9 @@ BEGIN
         'userLastName', "userId_user"."lastName",
         'companyName', "companyId_company"."name"
       ) AS j
-    FROM "api"."order" AS "order"
-    INNER JOIN "api"."user" AS "userId_user" ON "userId_user"."id" = "order"."userId"
-    INNER JOIN "api"."company" AS "companyId_company" ON "companyId_company"."id" = "userId_user"."companyId"
+    FROM "public"."order" AS "order"
+    INNER JOIN "public"."user" AS "userId_user" ON "userId_user"."id" = "order"."userId"
+    INNER JOIN "public"."company" AS "companyId_company" ON "companyId_company"."id" = "userId_user"."companyId"
     ORDER BY "order"."id" ASC
   ) AS _api_r));
 END
@@ -94,7 +94,7 @@ BEGIN
         'testAge', "user"."testAge",
         'metadata', "user"."metadata"
       ) AS j
-    FROM "api"."user" AS "user"
+    FROM "public"."user" AS "user"
     WHERE "user"."firstName" NOT ILIKE '%bill%'
     ORDER BY "user"."id" ASC
   ) AS _api_r));
@@ -126,7 +126,7 @@ BEGIN
         'lastName', "user"."lastName",
         'orderCount', ((SELECT COUNT(*) FROM "order"                 WHERE "order"."userId" = "user"."id"))
       ) AS j
-    FROM "api"."user" AS "user"
+    FROM "public"."user" AS "user"
     WHERE (EXISTS (         SELECT 1 FROM "order" WHERE "order"."userId" = "user"."id" ))
     ORDER BY "user"."id" ASC
   ) AS _api_r));
@@ -160,9 +160,9 @@ BEGIN
           'lastName', "user"."lastName",
           'companyName', "custom_company"."name"
         ) AS j
-      FROM "api"."user" AS "user"
-      INNER JOIN "api"."company" AS "custom_company" ON ("user"."companyId" = "custom_company"."id" AND "user"."createdOn" < ($1->>'date')::timestamptz)
-      ORDER BY "user"."id" ASC
+      FROM "public"."user" AS "user"
+      INNER JOIN "public"."company" AS "custom_company" ON ("user"."companyId" = "custom_company"."id" AND "user"."createdOn" < ($1->>'date')::timestamptz)
+      ORDER BY "user"."id" ASC, "custom_company"."id" ASC
     ) AS _api_r));
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
@@ -212,7 +212,7 @@ BEGIN
           'testAge', "user"."testAge",
           'metadata', "user"."metadata"
         ) AS j
-      FROM "api"."user" AS "user"
+      FROM "public"."user" AS "user"
       WHERE "user"."id" = ($2->>'userId')::bigint
       LIMIT 2
     ) AS _api_r;
@@ -270,7 +270,7 @@ BEGIN
           'testAge', "user"."testAge",
           'metadata', "user"."metadata"
         ) AS j
-      FROM "api"."user" AS "user"
+      FROM "public"."user" AS "user"
       WHERE "user"."id" = ($2->>'userId')::bigint
       LIMIT 2
     ) AS _api_r;
@@ -313,7 +313,6 @@ DECLARE
   _api_values text[] := '{}';
   _api_result json;
   _api_query text;
-  _api_key text;
 BEGIN
   PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
   IF NOT api.has_role(ARRAY['user', 'admin']::text[]) THEN
@@ -331,8 +330,7 @@ BEGIN
     _api_filter := NULLIF($1->'filter', 'null'::jsonb);
     IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
       RETURN (SELECT json_build_object(
-        'data', COALESCE((SELECT json_agg(_api_r.j) FROM (
-          SELECT json_build_object(
+        'data', COALESCE((SELECT json_agg(json_build_object(
               'id', "user"."id",
               'createdOn', "user"."createdOn",
               'modifiedOn', "user"."modifiedOn",
@@ -348,14 +346,16 @@ BEGIN
               'onboardingStatus', "user"."onboardingStatus",
               'testAge', "user"."testAge",
               'metadata', "user"."metadata"
-            ) AS j
-          FROM "api"."user" AS "user"
+            )) FROM (
+          SELECT "user" AS _api_w0
+          FROM "public"."user" AS "user"
           ORDER BY "user"."id" ASC
           LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-        ) AS _api_r), '[]'::json),
+        ) AS _api_p
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"), '[]'::json),
         'total', (SELECT count(*) FROM (
           SELECT 1
-          FROM "api"."user" AS "user"
+          FROM "public"."user" AS "user"
         ) AS _api_c)));
     END IF;
     _api_columns := '{"user.id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"user.createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"user.lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"user.companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"user.email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"user.role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"user.permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"user.lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"user.accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"user.metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true},"id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true}}'::jsonb;
@@ -379,8 +379,7 @@ BEGIN
       ELSE '"user"."id" ASC'
     END;
     _api_query := 'SELECT json_build_object(
-        ''data'', COALESCE((SELECT json_agg(_api_r.j) FROM (
-          SELECT json_build_object(
+        ''data'', COALESCE((SELECT json_agg(json_build_object(
               ''id'', "user"."id",
               ''createdOn'', "user"."createdOn",
               ''modifiedOn'', "user"."modifiedOn",
@@ -396,37 +395,23 @@ BEGIN
               ''onboardingStatus'', "user"."onboardingStatus",
               ''testAge'', "user"."testAge",
               ''metadata'', "user"."metadata"
-            ) AS j
-          FROM "api"."user" AS "user"
+            )) FROM (
+          SELECT "user" AS _api_w0
+          FROM "public"."user" AS "user"
           WHERE '
       || _api_where || '
           ORDER BY '
       || _api_order || '
           LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
-        ) AS _api_r), ''[]''::json),
+        ) AS _api_p
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"), ''[]''::json),
         ''total'', (SELECT count(*) FROM (
           SELECT 1
-          FROM "api"."user" AS "user"
+          FROM "public"."user" AS "user"
           WHERE '
       || _api_where || '
         ) AS _api_c))';
-    _api_key := 'api.q_' || md5(_api_query);
-    IF current_setting(_api_key, true) IS DISTINCT FROM 'prepared' THEN
-      IF COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int >= 200 THEN
-        EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;
-        RETURN _api_result;
-      END IF;
-      BEGIN
-        EXECUTE format('PREPARE %I(jsonb, jsonb, text[]) AS ', substr(_api_key, 5)) || _api_query;
-      EXCEPTION WHEN duplicate_prepared_statement THEN NULL;
-      END;
-      PERFORM set_config(_api_key, 'prepared', false);
-      PERFORM set_config('api.q_count', (COALESCE(NULLIF(current_setting('api.q_count', true), ''), '0')::int + 1)::text, false);
-    END IF;
-    PERFORM set_config('api.q_params', $1::text, true);
-    PERFORM set_config('api.q_values', _api_values::text, true);
-    EXECUTE format('EXECUTE %I(current_setting(''api.q_params'')::jsonb, current_setting(''api.ctx'')::jsonb, current_setting(''api.q_values'')::text[])', substr(_api_key, 5))
-      INTO _api_result;
+    EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;
     RETURN _api_result;
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
@@ -465,12 +450,12 @@ BEGIN
               'createdOn', "order"."createdOn",
               'modifiedOn', "order"."modifiedOn"
             ) AS j
-          FROM "api"."order" AS "order"
+          FROM "public"."order" AS "order"
           WHERE "order"."userId" = "user"."id"
           ORDER BY "order"."id" ASC
         ) AS "_api_s1")
       ) AS j
-    FROM "api"."user" AS "user"
+    FROM "public"."user" AS "user"
     ORDER BY "user"."id" ASC
   ) AS _api_r));
 END
@@ -502,7 +487,7 @@ BEGIN
   BEGIN
     SELECT count(*), (array_agg(_api_s.k0))[1] INTO _api_count, _api_k0 FROM (
       SELECT "user"."id" AS k0
-      FROM "api"."user" AS "user"
+      FROM "public"."user" AS "user"
       WHERE "user"."id" = ($2->>'userId')::bigint
       LIMIT 2
       FOR UPDATE OF "user"
@@ -527,7 +512,7 @@ BEGIN
           'email', "user"."email",
           'phone', "user"."phone"
         ) AS j
-      FROM "api"."user" AS "user"
+      FROM "public"."user" AS "user"
       WHERE "user"."id" = _api_k0
       LIMIT 1
     ) AS _api_r;
