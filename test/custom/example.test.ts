@@ -1,7 +1,7 @@
 // The example app's custom routes over HTTP (SPEC 8, issue 5): the full login -> protected
 // route -> refresh flow, both request forms validated (a requestType body and declared
-// parameters), uploads (SINGLE and MULTIPLE: good, too large, too many, wrong field), and the
-// caller's database handle honouring row policies.
+// parameters), uploads (SINGLE and MULTIPLE: good, too large, too many, wrong field, content
+// checked by its bytes), and the caller's database handle honouring row policies.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -332,4 +332,116 @@ t.test("MULTIPLE upload: task attachments, with a form field and row policies", 
     as: { ...MIA, scopes: [] },
   });
   t.equal(noScope.statusCode, 403);
+});
+
+t.test("uploads are recognised by their bytes, not by the declared content type", async (t) => {
+  const gw = await testGateway(t, "tpl_example", { uploadTmpDir });
+  const GIF = Buffer.concat([Buffer.from("GIF89a", "latin1"), Buffer.alloc(32, 2)]);
+  const PDF = Buffer.from("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "latin1");
+  const HTML = "<html><script>alert(document.cookie)</script></html>";
+  const ELF = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00]);
+  const avatarOf = async () =>
+    (await gw.su.query(`SELECT "avatarUrl" FROM "user" WHERE id = 3`)).rows[0].avatarUrl as string | null;
+  const avatars = () => {
+    const dir = path.join(uploadDir, "avatars");
+    return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+  };
+
+  const avatar = (filename: string, contentType: string, data: string | Buffer) =>
+    gw.request({
+      method: "POST",
+      url: "/api/v1/user/me/avatar",
+      ...multipart([{ name: "file", filename, contentType, data }]),
+      as: MIA,
+    });
+  const beforeUrl = await avatarOf();
+  const beforeFiles = avatars();
+  const refused = [
+    // An HTML page declared as a PNG: what the declared-type check let through.
+    [
+      avatar("me.png", "image/png", HTML),
+      "must be one of: image/png, image/jpeg, image/gif, image/webp (checked by content)",
+    ],
+    [
+      avatar("me.png", "image/png", ELF),
+      "must be one of: image/png, image/jpeg, image/gif, image/webp (checked by content)",
+    ],
+    // A real image, but not the one declared.
+    [avatar("me.png", "image/png", GIF), "its content is image/gif, which is not the declared content type"],
+    [
+      avatar("me.gif", "application/octet-stream", GIF),
+      "its content is image/gif, which is not the declared content type",
+    ],
+  ] as const;
+  for (const [pending, message] of refused) {
+    const res = await pending;
+    t.equal(res.statusCode, 422, res.body);
+    t.same(JSON.parse(res.body).error, {
+      code: "VALIDATION_ERROR",
+      message: "Request validation failed",
+      details: { file: message },
+    });
+  }
+  t.equal(await avatarOf(), beforeUrl, "avatarUrl unchanged");
+  t.same(avatars(), beforeFiles, "nothing stored");
+
+  const gif = await avatar("me.png", "image/gif", GIF);
+  t.equal(gif.statusCode, 200, gif.body);
+  t.match(
+    await avatarOf(),
+    /^\/uploads\/avatars\/3-[0-9a-f]{16}\.gif$/,
+    "stored under the extension of its content",
+  );
+  const jpg = await avatar("me.jpg", "image/jpg; name=x", Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]));
+  t.equal(jpg.statusCode, 200, "image/jpg and parameters are read as image/jpeg");
+
+  const attach = (parts: { filename: string; contentType: string; data: string | Buffer }[]) =>
+    gw.request({
+      method: "POST",
+      url: "/api/v1/task/1/attachments",
+      ...multipart(parts.map((p) => ({ name: "files", ...p }))),
+      as: MIA,
+    });
+  const taskDir = path.join(uploadDir, "tasks/1");
+  const stored = () => (fs.existsSync(taskDir) ? fs.readdirSync(taskDir).sort() : []);
+  const beforeAttachments = stored();
+  const mixed = await attach([
+    { filename: "notes.txt", contentType: "text/plain", data: "fine" },
+    { filename: "photo.png", contentType: "image/png", data: HTML },
+    { filename: "tool.txt", contentType: "text/plain", data: ELF },
+  ]);
+  t.equal(mixed.statusCode, 422);
+  t.same(JSON.parse(mixed.body).error.details, {
+    "files[1]": "its content is text/plain, which is not the declared content type",
+    "files[2]":
+      "must be one of: image/png, image/jpeg, image/gif, image/webp, application/pdf, text/plain (checked by content)",
+  });
+  const mislabelled = await attach([{ filename: "doc.txt", contentType: "text/plain", data: PDF }]);
+  t.same(JSON.parse(mislabelled.body).error.details, {
+    "files[0]": "its content is application/pdf, which is not the declared content type",
+  });
+  t.same(stored(), beforeAttachments, "a refused upload stores none of its files");
+
+  const good = await attach([
+    { filename: "spec.pdf", contentType: "application/pdf", data: PDF },
+    { filename: "page.html", contentType: "text/plain; charset=utf-8", data: HTML },
+    { filename: "logo.gif", contentType: "image/gif", data: GIF },
+  ]);
+  t.equal(good.statusCode, 200, good.body);
+  const data = JSON.parse(good.body).data as { fileName: string; contentType: string; url: string }[];
+  t.same(
+    data.map((d) => [d.fileName, d.contentType]),
+    [
+      ["spec.pdf", "application/pdf"],
+      ["page.html", "text/plain"],
+      ["logo.gif", "image/gif"],
+    ],
+  );
+  t.match(data[0]?.url, /^\/uploads\/tasks\/1\/[0-9a-f]{12}-spec\.pdf$/);
+  t.match(
+    data[1]?.url,
+    /^\/uploads\/tasks\/1\/[0-9a-f]{12}-page\.txt$/,
+    "text is stored as .txt whatever its name",
+  );
+  t.match(data[2]?.url, /^\/uploads\/tasks\/1\/[0-9a-f]{12}-logo\.gif$/);
 });

@@ -34,7 +34,7 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
   };
 }
 
-/** A tiny PNG-looking payload (the example checks the declared type only). */
+/** A tiny payload with the PNG signature (the example recognises uploads by their first bytes). */
 export const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   Buffer.alloc(64, 1),

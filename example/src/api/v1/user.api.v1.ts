@@ -6,6 +6,7 @@ import path from "node:path";
 import bcrypt from "bcryptjs";
 import jwt from "jsonwebtoken";
 import type { HandlerContext, HandlerRequest, HandlerResponse } from "../../../../gateway/custom/types.ts";
+import { checkUpload, IMAGES } from "../../fileTypes.ts";
 import { issueTokens, type TokenUser, uploadRoot, verifyRefreshToken } from "../../tokens.ts";
 
 interface UserRow {
@@ -20,13 +21,6 @@ interface UserRow {
 // Compared against when the email is unknown, so both failures take as long (bcrypt of "x").
 const DUMMY_HASH = "$2b$10$5FujeGQT2nhh7NlfVQNstu1C.g2oHHQKHhPNMV7L7kxP//2jdD5Ha";
 const INVALID = "Invalid email or password";
-
-const AVATAR_TYPES: Record<string, string> = {
-  "image/png": ".png",
-  "image/jpeg": ".jpg",
-  "image/gif": ".gif",
-  "image/webp": ".webp",
-};
 
 // The user's login fields. Read through req.service (the privileged connection): the caller is
 // anonymous here and `passwordHash` is readable by nobody through the API. Scoped by the
@@ -88,13 +82,10 @@ export default class UserHandlers {
   async postUserMeAvatar(req: HandlerRequest, res: HandlerResponse) {
     const file = req.file;
     if (!file) return res.sendError("VALIDATION_ERROR", undefined, { file: "is required" });
-    const ext = AVATAR_TYPES[file.contentType];
-    if (!ext) {
-      return res.sendError("VALIDATION_ERROR", undefined, {
-        file: `must be one of: ${Object.keys(AVATAR_TYPES).join(", ")}`,
-      });
-    }
-    const name = `${req.global.userId}-${randomBytes(8).toString("hex")}${ext}`;
+    // By its bytes, not the declared type: see fileTypes.ts.
+    const checked = await checkUpload(file, IMAGES);
+    if ("problem" in checked) return res.sendError("VALIDATION_ERROR", undefined, { file: checked.problem });
+    const name = `${req.global.userId}-${randomBytes(8).toString("hex")}${checked.type.extension}`;
     const dir = path.join(this.uploads, "avatars");
     await fs.promises.mkdir(dir, { recursive: true });
     await fs.promises.copyFile(file.path, path.join(dir, name));
