@@ -2,7 +2,6 @@
 // with --dev (`make run`) seed the example data (`seed.sql`, idempotent) and use a development token secret when none is set (cli/devSecret.ts), then serve until
 // SIGINT/SIGTERM, finishing in-flight requests before stopping.
 
-import fs from "node:fs";
 import path from "node:path";
 import { AppError, readAppSchema } from "../app/load.ts";
 import { ensureDatabase, withClient } from "../db/databases.ts";
@@ -14,6 +13,7 @@ import { createPool, deriveGatewayUrl } from "../gateway/pool.ts";
 import { buildGateway } from "../gateway/server.ts";
 import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
 import { devSecretFile, useDevSecret } from "./devSecret.ts";
+import { SEED_FILE, seedApp } from "./seed.ts";
 
 runCli(async () => {
   const { appDir, flags } = parseArgs();
@@ -35,14 +35,12 @@ runCli(async () => {
       log: (line) => console.log(line),
     });
     for (const line of result.warnings) console.log(line);
-    const seed = path.join(appDir, "seed.sql");
-    if (flags.has("dev") && fs.existsSync(seed)) {
-      await withClient(url, (client) => client.query(fs.readFileSync(seed, "utf8")));
-      console.log(`seeded from ${path.relative(process.cwd(), seed)}`);
-    }
-
     const schema = readAppSchema(appDir).schema;
     if (!schema) throw new Error("the schema changed while starting");
+    // seed.sql runs on every `make run` (it must be idempotent); cli/seed.ts.
+    if (flags.has("dev") && (await withClient(url, (client) => seedApp(client, appDir, schema)))) {
+      console.log(`seeded from ${path.relative(process.cwd(), path.join(appDir, SEED_FILE))}`);
+    }
     // Custom-route handlers: all imported now; a missing one stops start-up unless allowed.
     const handlers = await loadHandlers(appDir, schema);
     const allowMissingHandlers = envFlag("ALLOW_MISSING_HANDLERS");
