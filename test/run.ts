@@ -13,7 +13,11 @@ import { buildTemplates } from "./harness/templates.ts";
 
 const started = Date.now();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-test-pg-"));
-const server = await providePostgres({ dataDir, throwaway: true });
+// A cluster that cannot start is one line saying what to do, not a stack trace.
+const server = await providePostgres({ dataDir, throwaway: true }).catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
 let code = 1;
 try {
   const templates = await buildTemplates(server.url);
