@@ -40,5 +40,5 @@ clean-data: ## remove APP's embedded Postgres data
 token: node_modules ## a development token: make token CLAIMS='{"role":"member","userId":3,"companyId":1}'
 	@$(NODE) cli/token.ts --app $(APP)
 
-bench: node_modules ## the gateway vs a hand-written Fastify + pg endpoint, as throughput ratios
-	$(NODE) bench/run.ts
+bench: node_modules ## the gateway vs a hand-written Fastify + pg server, both apps at scale; writes docs/benchmarks.md
+	BENCH_WRITE_DOCS=1 $(NODE) bench/run.ts

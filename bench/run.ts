@@ -1,7 +1,9 @@
-// `make bench`: the gateway against a hand-written Fastify + pg endpoint running equivalent SQL,
-// in one run on one throwaway cluster, printed as a throughput ratio (this machine is noisy, so
-// only ratios measured side by side mean anything). Both servers answer the same requests with
-// the same JSON (checked before timing); rounds alternate between them.
+// `make bench`: the gateway against a hand-written Fastify + pg server (bench/baseline.ts), for
+// the example app and the Restura fixture at scale (test/plans/*.scale.sql), on one throwaway
+// cluster. Per case: both servers' answers checked identical first, then autocannon rounds
+// alternating between them; throughput, p50/p99 latency, the gateway's RSS, each server's CPU and
+// the cluster's CPU while it ran; then pgbench on the gateway's statement and the hand-written
+// one (the database ceiling). BENCH_WRITE_DOCS=1 writes docs/benchmarks.md.
 
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -11,156 +13,290 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import autocannon from "autocannon";
 import jwt from "jsonwebtoken";
+import { readAppSchema } from "../app/load.ts";
 import { createDatabase, withClient } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { freePort, providePostgres } from "../db/postgres.ts";
+import { routeFunctionName } from "../generator/routes/index.ts";
+import { APPS, type AppName, type Case, type Claims, cases, examplePool, REPO } from "./cases.ts";
+import { clusterCpuSeconds, cpuSeconds, hasProc, rssMb } from "./measure.ts";
+import { findPgbench, inlineValues, pgbenchTps } from "./pgbench.ts";
+import { type Machine, type Result, writeReport } from "./report.ts";
 
-const REPO = path.resolve(import.meta.dirname, "..");
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-/** Only the cases whose name contains this text. */
+const PGBENCH_SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? 3);
+const DELETES_PER_RUN = Number(process.env.BENCH_DELETES ?? 1000);
+/** Only the cases whose app or name contains this text. */
 const ONLY = process.env.BENCH_ONLY ?? "";
+const WARMUP_SECONDS = 2;
 
-interface Case {
-  name: string;
-  path: string;
-  method?: "POST" | "PATCH";
-  body?: unknown;
-  /** Paths cycled through by the load (writes spread over many rows, not one hot row). */
-  paths?: string[];
-  /** Keys that differ between two correct answers (new ids, timestamps). */
-  volatile?: string[];
+type Target = "gateway" | "baseline";
+
+const started = Date.now();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-pg-"));
+const server = await providePostgres({ dataDir, throwaway: true });
+const ownCluster = server.source === "embedded" && hasProc;
+const children: ChildProcess[] = [];
+const results: Result[] = [];
+const pgbench = findPgbench();
+const notes: string[] = [];
+if (!pgbench)
+  notes.push("pgbench not found (apt-get install postgresql-client): the ceiling columns are empty.");
+if (!ownCluster) notes.push("DATABASE_URL set or no /proc: Postgres CPU not measured.");
+const loadBefore = os.loadavg()[0] ?? 0;
+let postgresVersion = "";
+try {
+  postgresVersion = await withClient(
+    server.url,
+    async (c) => (await c.query("SHOW server_version")).rows[0].server_version,
+  );
+  const selected = cases(DELETES_PER_RUN).filter((c) => `${c.app}: ${c.name}`.includes(ONLY));
+  for (const app of Object.keys(APPS) as AppName[]) {
+    const appCases = selected.filter((c) => c.app === app);
+    if (appCases.length > 0) await benchApp(app, appCases);
+  }
+} finally {
+  await stopChildren();
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-// Tasks of company 1 in bench/data.sql: ids 100000 + g where (g / 10) % 2 = 0.
-const COMPANY_1_TASKS = Array.from(
-  { length: 1000 },
-  (_, i) => 100000 + 20 * Math.floor(i / 10) + (i % 10) + 20,
-);
+const machine: Machine = {
+  cpus: os.availableParallelism(),
+  cpuModel: os.cpus()[0]?.model ?? "?",
+  memoryGb: os.totalmem() / 2 ** 30,
+  node: process.version,
+  postgres: postgresVersion,
+  loadBefore,
+  loadAfter: os.loadavg()[0] ?? 0,
+  minutes: (Date.now() - started) / 60000,
+  settings: { SECONDS, ROUNDS, CONNECTIONS, PGBENCH_SECONDS },
+};
+writeReport(results, machine, notes, process.env.BENCH_WRITE_DOCS === "1");
 
-const CASES: Case[] = [
-  { name: "ONE by id, small (GET /company/public/:id, public)", path: "/api/v1/company/public/1" },
-  { name: "ONE by id (GET /task/:id, 3 joins, 2 subqueries)", path: "/api/v1/task/100020" },
-  {
-    name: "PAGED with join + filter (GET /project)",
-    path: "/api/v1/project?filter=(status,eq,active)&perPage=10&page=3",
-  },
-  {
-    name: "POST (POST /task, assignments, join in the answer)",
-    method: "POST",
-    path: "/api/v1/task",
-    body: { projectId: 10002, title: "Bench task", priority: "high", estimateHours: 3.5 },
-    volatile: ["id", "createdOn"],
-  },
-  {
-    name: "PATCH (PATCH /task/:id, join in the answer)",
-    method: "PATCH",
-    path: "/api/v1/task/100020",
-    paths: COMPANY_1_TASKS.map((id) => `/api/v1/task/${id}`),
-    body: { title: "Renamed in bench", done: true },
-  },
-];
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-pg-"));
-const appDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-app-"));
-const server = await providePostgres({ dataDir, throwaway: true });
-const children: ChildProcess[] = [];
-try {
-  const url = await createDatabase(server.url, `bench_${randomBytes(4).toString("hex")}`);
-  for (const entry of ["api.schema.json", "migrations", "seed.sql"]) {
-    fs.cpSync(path.join(REPO, "example", entry), path.join(appDir, entry), { recursive: true });
-  }
-  await migrateApp({ appDir, url });
-  await withClient(url, async (client) => {
-    await client.query(fs.readFileSync(path.join(appDir, "seed.sql"), "utf8"));
-    await client.query(`BEGIN; ${fs.readFileSync(path.join(REPO, "bench/data.sql"), "utf8")} COMMIT;`);
-  });
-
-  const secret = randomBytes(48).toString("base64url");
-  const token = jwt.sign(
-    { userId: 1, companyId: 1, role: "admin", scopes: ["billing:read", "tasks:write"] },
-    secret,
-    {
-      algorithm: "HS256",
-      expiresIn: "1h",
-    },
-  );
-  const env = {
-    ...process.env,
-    DATABASE_URL: url,
-    JWT_SECRET: secret,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-    DB_POOL_SIZE: "10",
-    // The bench app is a copy of the example's schema without its handlers (custom routes unused).
-    ALLOW_MISSING_HANDLERS: "1",
-  };
-
-  const gatewayPort = await freePort();
-  const gateway = spawn(process.execPath, ["--import", "tsx", "cli/run.ts", "--app", appDir], {
-    cwd: REPO,
-    env: { ...env, PORT: String(gatewayPort) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.push(gateway);
-  await waitForLine(gateway, /^serving /);
-
-  const baselinePort = await freePort();
-  const baseline = fork(path.join(REPO, "bench/baseline.ts"), {
-    env: { ...env, PORT: String(baselinePort) },
-    execArgv: ["--import", "tsx"],
-  });
-  children.push(baseline);
-  await new Promise((resolve) => baseline.once("message", resolve));
-
-  const targets = { gateway: gatewayPort, baseline: baselinePort };
-  const headers = { authorization: `Bearer ${token}` };
-  console.log(`${SECONDS}s x ${ROUNDS} rounds per target and case, ${CONNECTIONS} connections\n`);
-  const rows: string[] = [];
-  for (const c of CASES.filter((c) => c.name.includes(ONLY))) {
-    const init = () => ({
-      method: c.method ?? "GET",
-      headers: { ...headers, ...(c.body ? { "content-type": "application/json" } : {}) } as Record<
-        string,
-        string
-      >,
-      ...(c.body ? { body: JSON.stringify(c.body) } : {}),
+async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
+  const app = APPS[name];
+  const appDir = fs.mkdtempSync(path.join(os.tmpdir(), `api-bench-${name}-`));
+  try {
+    app.prepare(appDir);
+    const url = await createDatabase(server.url, `bench_${name}_${randomBytes(3).toString("hex")}`);
+    const t0 = Date.now();
+    await migrateApp({ appDir, url });
+    await withClient(url, async (client) => {
+      for (const seed of app.seeds()) await client.query(seed);
+      const deleting = appCases.find((c) => c.deletes);
+      // The rows DELETE removes: two for the answer check, then perRun for every load run.
+      if (deleting?.deletes) await client.query(examplePool(2 + deleting.deletes.perRun * 2 * (ROUNDS + 1)));
     });
-    const bodies = [];
-    for (const port of Object.values(targets)) {
-      const res = await fetch(`http://127.0.0.1:${port}${c.path}`, init());
-      if (res.status !== 200)
-        throw new Error(`${c.path} on port ${port}: HTTP ${res.status}: ${await res.text()}`);
-      const body = (await res.json()) as { data: Record<string, unknown> };
-      for (const key of c.volatile ?? []) delete body.data[key];
-      bodies.push(body);
-    }
-    if (!isDeepStrictEqual(bodies[0], bodies[1])) {
-      throw new Error(
-        `${c.name}: the gateway and the baseline answer differently:\n${JSON.stringify(bodies, null, 1)}`,
-      );
-    }
-    const totals = { gateway: [] as number[], baseline: [] as number[] };
-    for (let round = 0; round <= ROUNDS; round++) {
-      for (const [name, port] of Object.entries(targets) as [keyof typeof targets, number][]) {
-        // Round 0 warms up both servers (JIT, plans, connections) and is not counted.
-        const result = await load(`http://127.0.0.1:${port}`, c, init().headers, round === 0 ? 2 : SECONDS);
-        if (result.non2xx > 0 || result.errors > 0)
-          throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-        if (round > 0) totals[name].push(result.requests.average);
+    console.log(`${name}: migrated and seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const schema = readAppSchema(appDir).schema;
+    if (!schema) throw new Error(`${name}: the schema does not load`);
+    const functions = new Map<string, string>();
+    for (const group of schema.endpoints)
+      for (const r of group.routes)
+        functions.set(`${r.method} ${group.baseUrl}${r.path}`, routeFunctionName(r, group));
+
+    const secret = randomBytes(48).toString("base64url");
+    const sign = (claims: Claims) => jwt.sign(claims, secret, { algorithm: "HS256", expiresIn: "2h" });
+    const env = {
+      ...process.env,
+      DATABASE_URL: url,
+      JWT_SECRET: secret,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      DB_POOL_SIZE: "10",
+      // The Restura fixture's custom routes have no handlers (answer 501); none is benchmarked.
+      ALLOW_MISSING_HANDLERS: "1",
+    };
+    const gatewayPort = await freePort();
+    const gateway = spawn(process.execPath, ["--import", "tsx", "cli/run.ts", "--app", appDir], {
+      cwd: REPO,
+      env: { ...env, PORT: String(gatewayPort) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    children.push(gateway);
+    await waitForLine(gateway, /^serving /);
+    const baselinePort = await freePort();
+    const baseline = fork(path.join(REPO, "bench/baseline.ts"), {
+      env: { ...env, PORT: String(baselinePort), BENCH_APP: name },
+      execArgv: ["--import", "tsx"],
+    });
+    children.push(baseline);
+    await new Promise((resolve) => baseline.once("message", resolve));
+    const ports: Record<Target, number> = { gateway: gatewayPort, baseline: baselinePort };
+    const pids: Record<Target, number> = { gateway: gateway.pid ?? 0, baseline: baseline.pid ?? 0 };
+
+    console.log(`${name}: ${SECONDS}s x ${ROUNDS} rounds per server and case, ${CONNECTIONS} connections`);
+    for (const c of appCases) {
+      const callers = (c.callers ?? [app.caller]).map(sign);
+      await checkAnswers(c, ports, callers[0] as string);
+      const result = await measure(c, ports, pids, callers);
+      if (c.ceiling && pgbench) {
+        const fn = functions.get(c.ceiling.route);
+        if (!fn) throw new Error(`${c.name}: no route function for ${c.ceiling.route}`);
+        const ctx = { ...app.caller };
+        // A Unicode-escaped name: pgbench would read the `:id` of "GET /api/v1/task/:id" as a variable.
+        const name = fn.replaceAll("\\", "\\005c").replaceAll('"', '""').replaceAll(":", "\\003a");
+        const call = inlineValues(`SELECT api.U&"${name}"($1::jsonb, $2::jsonb)`, [
+          JSON.stringify(c.ceiling.params),
+          JSON.stringify(ctx),
+        ]);
+        const g = pgbenchTps(pgbench, url, call, PGBENCH_SECONDS, 4);
+        const h = pgbenchTps(pgbench, url, inlineValues(c.ceiling.sql, c.ceiling.values), PGBENCH_SECONDS, 4);
+        result.pgbench = { gateway: g.tps, baseline: h.tps };
+        for (const e of [g.error, h.error]) if (e) notes.push(`${c.name}: pgbench: ${e}`);
       }
+      results.push(result);
+      console.log(summaryLine(result));
     }
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const g = mean(totals.gateway);
-    const b = mean(totals.baseline);
-    rows.push(
-      `${c.name}\n  gateway ${g.toFixed(0)} req/s, hand-written ${b.toFixed(0)} req/s, ratio ${(g / b).toFixed(2)}`,
+    await stopChildren();
+  } finally {
+    fs.rmSync(appDir, { recursive: true, force: true });
+  }
+}
+
+/** Both servers give the same status and JSON (volatile keys aside) before anything is timed. */
+async function checkAnswers(c: Case, ports: Record<Target, number>, token: string): Promise<void> {
+  const bodies: unknown[] = [];
+  for (const [i, target] of (["gateway", "baseline"] as Target[]).entries()) {
+    const url = `http://127.0.0.1:${ports[target]}${c.deletes ? c.deletes.paths(i)[0] : c.path}`;
+    const res = await fetch(url, request(c, token));
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${c.name}: ${target} answered HTTP ${res.status}: ${text}`);
+    const body = JSON.parse(text) as { data: Record<string, unknown> };
+    for (const key of c.volatile ?? []) delete body.data[key];
+    bodies.push(body);
+  }
+  if (!isDeepStrictEqual(bodies[0], bodies[1])) {
+    throw new Error(
+      `${c.name}: the gateway and the baseline answer differently:\n${JSON.stringify(bodies, null, 1)}`,
     );
   }
-  console.log(rows.join("\n"));
-} finally {
+}
+
+function request(c: Case, token: string) {
+  return {
+    method: c.method ?? "GET",
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(c.body ? { "content-type": "application/json" } : {}),
+    } as Record<string, string>,
+    ...(c.body ? { body: JSON.stringify(c.body) } : {}),
+  };
+}
+
+async function measure(
+  c: Case,
+  ports: Record<Target, number>,
+  pids: Record<Target, number>,
+  tokens: string[],
+): Promise<Result> {
+  const acc = {
+    gateway: {
+      rps: [] as number[],
+      p50: [] as number[],
+      p99: [] as number[],
+      cpu: 0,
+      pgCpu: 0,
+      wall: 0,
+      rss: 0,
+    },
+    baseline: {
+      rps: [] as number[],
+      p50: [] as number[],
+      p99: [] as number[],
+      cpu: 0,
+      pgCpu: 0,
+      wall: 0,
+      rss: 0,
+    },
+  };
+  let run = 2;
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (const target of ["gateway", "baseline"] as Target[]) {
+      // Round 0 warms both servers up (JIT, plans, connections) and is not counted.
+      const warm = round === 0;
+      const cpu0 = cpuSeconds(pids[target]);
+      const pg0 = ownCluster ? clusterCpuSeconds(dataDir) : 0;
+      const t0 = process.hrtime.bigint();
+      const paths = c.deletes ? c.deletes.paths(run++) : (c.paths ?? [c.path]);
+      const r = await load(
+        `http://127.0.0.1:${ports[target]}`,
+        c,
+        tokens,
+        paths,
+        warm ? WARMUP_SECONDS : SECONDS,
+      );
+      const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0)
+        throw new Error(
+          `${c.name}: ${target}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`,
+        );
+      if (warm) continue;
+      const a = acc[target];
+      // Wall time, not autocannon's whole-second duration: a DELETE run is a fixed number of requests.
+      a.rps.push(r.requests.total / wall);
+      a.p50.push(r.latency.p50);
+      a.p99.push(r.latency.p99);
+      a.cpu += cpuSeconds(pids[target]) - cpu0;
+      a.pgCpu += ownCluster ? clusterCpuSeconds(dataDir) - pg0 : Number.NaN;
+      a.wall += wall;
+      a.rss = Math.max(a.rss, rssMb(pids[target]));
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const side = (t: Target) => ({
+    rps: mean(acc[t].rps),
+    p50: mean(acc[t].p50),
+    p99: mean(acc[t].p99),
+    cpu: (100 * acc[t].cpu) / acc[t].wall,
+    pgCpu: (100 * acc[t].pgCpu) / acc[t].wall,
+    rss: acc[t].rss,
+  });
+  return { app: c.app, name: c.name, gateway: side("gateway"), baseline: side("baseline") };
+}
+
+function load(url: string, c: Case, tokens: string[], paths: string[], duration: number) {
+  const body = c.body ? JSON.stringify(c.body) : undefined;
+  let next = 0;
+  const base = request(c, tokens[0] as string).headers;
+  return autocannon({
+    url,
+    connections: Math.min(CONNECTIONS, c.deletes ? paths.length : CONNECTIONS),
+    // A DELETE run is its rows, each deleted once; every other run lasts `duration`.
+    ...(c.deletes ? { amount: paths.length } : { duration }),
+    requests: [
+      {
+        method: c.method ?? "GET",
+        headers: base,
+        ...(body ? { body } : {}),
+        setupRequest: (req) => {
+          const i = next++;
+          return {
+            ...req,
+            path: paths[i % paths.length] as string,
+            headers: { ...base, authorization: `Bearer ${tokens[i % tokens.length]}` },
+          };
+        },
+      },
+    ],
+  });
+}
+
+function summaryLine(r: Result): string {
+  const g = r.gateway;
+  const b = r.baseline;
+  return (
+    `  ${r.name}\n    gateway ${g.rps.toFixed(0)} req/s (p50 ${g.p50} ms, p99 ${g.p99} ms), ` +
+    `hand-written ${b.rps.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms), ratio ${(g.rps / b.rps).toFixed(2)}` +
+    (r.pgbench ? `; pgbench ${r.pgbench.gateway?.toFixed(0)} vs ${r.pgbench.baseline?.toFixed(0)} tps` : "")
+  );
+}
+
+async function stopChildren(): Promise<void> {
   await Promise.all(
-    children.map(
+    children.splice(0).map(
       (child) =>
         new Promise((resolve) => {
           if (child.exitCode !== null) return resolve(null);
@@ -169,28 +305,6 @@ try {
         }),
     ),
   );
-  await server.stop();
-  fs.rmSync(appDir, { recursive: true, force: true });
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}
-
-function load(url: string, c: Case, headers: Record<string, string>, duration: number) {
-  const body = c.body ? JSON.stringify(c.body) : undefined;
-  const paths = c.paths ?? [c.path];
-  let next = 0;
-  return autocannon({
-    url,
-    duration,
-    connections: CONNECTIONS,
-    requests: [
-      {
-        method: c.method ?? "GET",
-        headers,
-        ...(body ? { body } : {}),
-        setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] as string }),
-      },
-    ],
-  });
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<void> {

@@ -1,0 +1,86 @@
+// The database ceiling of `make bench`: pgbench runs one statement as fast as Postgres can
+// (prepared, no HTTP, no Node), for the gateway's own statement (the route function call) and
+// for the hand-written one. Skipped with a message when no pgbench binary is found.
+
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export function findPgbench(): string | undefined {
+  const candidates = ["pgbench"];
+  try {
+    for (const version of fs.readdirSync("/usr/lib/postgresql").sort().reverse())
+      candidates.push(`/usr/lib/postgresql/${version}/bin/pgbench`);
+  } catch {}
+  for (const candidate of candidates) {
+    try {
+      execFileSync(candidate, ["--version"], { stdio: "ignore" });
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** `$n` placeholders replaced by SQL literals, for a pgbench script. */
+export function inlineValues(sql: string, values: unknown[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(", ")}]`;
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  // An E'' string with every colon escaped: pgbench would read `:name` as one of its variables.
+  return `E'${text.replaceAll("\\", "\\\\").replaceAll("'", "''").replaceAll(":", "\\x3a")}'`;
+}
+
+/** Transactions per second of `sql` over `seconds`, or undefined when pgbench failed. */
+export function pgbenchTps(
+  binary: string,
+  url: string,
+  sql: string,
+  seconds: number,
+  clients: number,
+): { tps?: number; error?: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-pgbench-"));
+  try {
+    const script = path.join(dir, "statement.sql");
+    // pgbench scripts end a statement at the end of a line with `;`: one line, one statement.
+    fs.writeFileSync(script, `${sql.replace(/\s+/g, " ").trim()};\n`);
+    const u = new URL(url);
+    const result = spawnSync(
+      binary,
+      [
+        "-n",
+        "-M",
+        "prepared",
+        "-c",
+        String(clients),
+        "-j",
+        String(Math.min(clients, os.availableParallelism())),
+        "-T",
+        String(seconds),
+        "-f",
+        script,
+        "-h",
+        u.hostname,
+        "-p",
+        u.port || "5432",
+        "-U",
+        decodeURIComponent(u.username),
+        decodeURIComponent(u.pathname.slice(1)),
+      ],
+      { encoding: "utf8", env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } },
+    );
+    const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(result.stdout ?? "");
+    if (!tps)
+      return {
+        error: (result.stderr || result.stdout || "no output").trim().split("\n").slice(-3).join(" "),
+      };
+    return { tps: Number(tps[1]) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,126 @@
+// `make bench`'s report: one markdown table per app, printed, and written to docs/benchmarks.md
+// with the machine's facts and the command when asked (BENCH_WRITE_DOCS=1).
+
+import fs from "node:fs";
+import path from "node:path";
+
+export interface Side {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU of the server process, % of one core. */
+  cpu: number;
+  /** CPU of the whole Postgres cluster while this server was loaded, % of one core. */
+  pgCpu: number;
+  /** Resident memory at its highest after a round, MB. */
+  rss: number;
+}
+
+export interface Result {
+  app: string;
+  name: string;
+  gateway: Side;
+  baseline: Side;
+  pgbench?: { gateway?: number | undefined; baseline?: number | undefined };
+}
+
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  memoryGb: number;
+  node: string;
+  postgres: string;
+  loadBefore: number;
+  loadAfter: number;
+  minutes: number;
+  settings: Record<string, number>;
+}
+
+const DOCS = path.resolve(import.meta.dirname, "../docs/benchmarks.md");
+
+const n = (x: number | undefined, digits = 0) =>
+  x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(digits);
+
+function table(results: Result[]): string {
+  const rows = [
+    "| case | req/s gateway | req/s hand-written | ratio | p50 / p99 ms gateway | p50 / p99 ms hand-written | gateway RSS MB | CPU % gateway / hand-written | Postgres CPU % gateway / hand-written | pgbench tps gateway statement / hand-written |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of results) {
+    const g = r.gateway;
+    const b = r.baseline;
+    rows.push(
+      `| ${r.name} | ${n(g.rps)} | ${n(b.rps)} | **${n(g.rps / b.rps, 2)}** | ${n(g.p50)} / ${n(g.p99)} | ` +
+        `${n(b.p50)} / ${n(b.p99)} | ${n(g.rss)} | ${n(g.cpu)} / ${n(b.cpu)} | ${n(g.pgCpu)} / ${n(b.pgCpu)} | ` +
+        `${r.pgbench ? `${n(r.pgbench.gateway)} / ${n(r.pgbench.baseline)}` : "-"} |`,
+    );
+  }
+  return rows.join("\n");
+}
+
+export function writeReport(results: Result[], machine: Machine, notes: string[], writeDocs: boolean): void {
+  const apps = [...new Set(results.map((r) => r.app))];
+  const tables = apps
+    .map(
+      (app) =>
+        `### ${app === "example" ? "Example app" : "Restura fixture"}\n\n${table(results.filter((r) => r.app === app))}`,
+    )
+    .join("\n\n");
+  console.log(`\n${tables}\n`);
+  for (const note of notes) console.log(`note: ${note}`);
+  if (!writeDocs) return;
+  const s = machine.settings;
+  const busy = machine.loadBefore > machine.cpus / 2 || machine.loadAfter > machine.cpus;
+  const doc = `# Benchmarks
+
+Written by \`make bench\` (bench/run.ts); do not edit by hand. How to read it and how it is
+measured: the end of this page.
+
+## Last run
+
+- Command: \`make bench\` (BENCH_SECONDS=${s.SECONDS}, BENCH_ROUNDS=${s.ROUNDS},
+  BENCH_CONNECTIONS=${s.CONNECTIONS}, BENCH_PGBENCH_SECONDS=${s.PGBENCH_SECONDS}), ${n(machine.minutes, 1)} minutes
+- Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${n(machine.memoryGb, 1)} GB memory; Node ${machine.node};
+  PostgreSQL ${machine.postgres} (embedded, default settings); load average ${n(machine.loadBefore, 1)} before,
+  ${n(machine.loadAfter, 1)} after${
+    busy
+      ? `\n- **The machine was busy** (other work ran alongside: the load average exceeds what the bench
+  itself puts on it). Absolute numbers are low and noisy; only the ratios of the interleaved
+  rounds compare the two servers, and even they move by 10-20 % between runs.`
+      : ""
+  }
+${notes.map((note) => `- ${note}`).join("\n")}
+
+${tables}
+
+## How it is measured
+
+- Data: the plan check's seeds (\`test/plans/*.scale.sql\`). The example app: 50 companies, 1,000
+  users, 2,000 projects, 20,000 tasks, 10,000 comments. The Restura fixture: 1,000 companies,
+  10,000 users, 50,000 orders, 100,000 items, plus two routes of shapes the fixture lacks
+  (\`bench/restura.routes.json\`: a company's users with their orders with their items; a
+  company's orders joined to user and company).
+- The hand-written server (\`bench/baseline.ts\`, SQL in \`bench/sql.ts\`): Fastify + pg, one
+  prepared statement per request on the tables, the JSON built in Postgres and sent on as text. It
+  reads the caller from the token without verifying it and validates nothing it does not need: it
+  is the ceiling, not a peer. The gateway verifies the token, checks the route's roles, validates
+  and coerces every parameter, and calls the route function as \`api_gateway\` (views, row-level
+  security, column masks).
+- Both servers answer every case with the same status and JSON (checked before timing; new ids and
+  timestamps aside). Rounds alternate between the two servers, ${s.CONNECTIONS} connections each (autocannon),
+  after an uncounted warm-up round; req/s, p50 and p99 are means over the rounds.
+- CPU: the server process's user + system time, and the whole Postgres cluster's (postmaster and
+  every backend, from /proc), during that server's rounds, as % of one core. RSS: the gateway's
+  resident memory, highest after a round.
+- pgbench: the gateway's own statement (\`SELECT api."<route>"(params, ctx)\`) and the hand-written
+  one, each alone, prepared, 4 clients, ${s.PGBENCH_SECONDS} s: what Postgres can do for each without HTTP or Node.
+- Writes (POST, PATCH, DELETE) change rows: PATCH is spread over many rows, DELETE removes a
+  fresh row per request (a fixed number of requests per round instead of a duration).
+- \`BENCH_ONLY=<text>\` runs the cases whose app or name contains it; \`BENCH_SECONDS\`,
+  \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\` tune it.
+- Plan regressions are caught by \`make test\` instead (\`test/plans/\`): counts of buffers and
+  rows against the hand-written statements, which a busy machine cannot move.
+`;
+  fs.writeFileSync(DOCS, doc);
+  console.log(`wrote ${path.relative(process.cwd(), DOCS)}`);
+}

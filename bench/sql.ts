@@ -1,0 +1,131 @@
+// The hand-written statements of `make bench`: the best SQL we can write for each case, on the
+// tables (no views, no row security: tenant isolation is written into the WHERE), one statement
+// per request, the whole JSON body built in Postgres. bench/baseline.ts serves them over HTTP and
+// bench/pgbench.ts runs them bare for the database ceiling.
+
+export const EXAMPLE = {
+  companyPublic: `
+SELECT json_build_object('data', json_build_object('id', c."id", 'name', c."name", 'slug', c."slug"))
+FROM "company" c WHERE c."id" = $1 AND c."isListed"`,
+
+  // $1 task id, $2 the caller's company.
+  taskById: `
+SELECT json_build_object('data', json_build_object('id', t."id", 'projectId', t."projectId",
+  'projectName', p."name", 'title', t."title", 'description', t."description", 'priority', t."priority",
+  'estimateHours', t."estimateHours", 'done', t."done", 'dueDate', t."dueDate",
+  'assigneeId', t."assigneeId", 'createdOn', t."createdOn", 'assigneeFirstName', a."firstName",
+  'assigneeLastName', a."lastName", 'createdById', t."createdById", 'createdByFirstName', b."firstName",
+  'tags', (SELECT COALESCE(json_agg(json_build_object('id', g."id", 'name', g."name", 'color', g."color")
+      ORDER BY tt."tagId"), '[]')
+    FROM "task_tag" tt JOIN "tag" g ON g."id" = tt."tagId" AND g."companyId" = $2 WHERE tt."taskId" = t."id"),
+  'comments', (SELECT COALESCE(json_agg(json_build_object('id', m."id", 'body', m."body",
+      'authorId', m."authorId", 'authorFirstName', u."firstName", 'authorLastName', u."lastName",
+      'createdOn', m."createdOn") ORDER BY m."createdOn", m."id"), '[]')
+    FROM "comment" m LEFT JOIN "user" u ON u."id" = m."authorId" AND u."companyId" = $2
+    WHERE m."taskId" = t."id")))
+FROM "task" t JOIN "project" p ON p."id" = t."projectId" AND p."companyId" = $2
+LEFT JOIN "user" a ON a."id" = t."assigneeId" AND a."companyId" = $2
+LEFT JOIN "user" b ON b."id" = t."createdById" AND b."companyId" = $2
+WHERE t."id" = $1 AND t."companyId" = $2`,
+
+  // $1 company, $2 perPage, $3 offset; the admin sees budget.
+  projectsPage: projectPage("", `p."id"`),
+  // $4 status; sorted by name descending.
+  projectsByStatusNameDesc: projectPage(`AND p."status" = $4`, `p."name" DESC, p."id" DESC`),
+
+  // $1 company, $2 user, $3 project, $4 title, $5 priority, $6 estimate.
+  taskInsert: `
+WITH t AS (
+  INSERT INTO "task" ("companyId", "createdById", "projectId", "title", "priority", "estimateHours")
+  SELECT $1, $2, p."id", $4, $5, $6 FROM "project" p WHERE p."id" = $3 AND p."companyId" = $1
+  RETURNING *)
+SELECT ${taskJson()} FROM t JOIN "project" p ON p."id" = t."projectId"`,
+
+  // $1 task, $2 company, $3 title, $4 done.
+  taskUpdate: `
+WITH t AS (
+  UPDATE "task" SET "title" = $3, "done" = $4 WHERE "id" = $1 AND "companyId" = $2 RETURNING *)
+SELECT ${taskJson()} FROM t JOIN "project" p ON p."id" = t."projectId"`,
+
+  // $1 task, $2 company.
+  taskDelete: `
+WITH t AS (DELETE FROM "task" WHERE "id" = $1 AND "companyId" = $2 RETURNING 1)
+SELECT json_build_object('data', true) FROM t`,
+
+  // The custom route's one query (example/src/api/v1/report.api.v1.ts, groupBy project), on the
+  // tables: $1 from, $2 to, $3 company. The handler adds the totals in Node; so does the baseline.
+  reportByProject: `
+SELECT p."id" AS "key", p."name" AS "label", count(*)::int AS "taskCount",
+       (count(*) FILTER (WHERE t."done"))::int AS "doneCount",
+       coalesce(sum(t."estimateHours"), 0)::float8 AS "estimateHours"
+FROM "task" t JOIN "project" p ON p."id" = t."projectId" AND p."companyId" = $3
+WHERE t."companyId" = $3 AND t."dueDate" BETWEEN $1::date AND $2::date
+GROUP BY p."id", p."name"
+ORDER BY 1 NULLS LAST`,
+};
+
+function taskJson(): string {
+  return `json_build_object('data', json_build_object(
+  'id', t."id", 'projectId', t."projectId", 'projectName', p."name", 'title', t."title",
+  'description', t."description", 'priority', t."priority", 'estimateHours', t."estimateHours",
+  'done', t."done", 'dueDate', t."dueDate", 'assigneeId', t."assigneeId", 'createdOn', t."createdOn"))`;
+}
+
+function projectPage(where: string, order: string): string {
+  return `
+SELECT json_build_object(
+  'data', COALESCE((SELECT json_agg(json_build_object('id', p."id", 'name', p."name", 'status', p."status",
+      'budget', p."budget", 'startDate', p."startDate", 'dueDate', p."dueDate", 'settings', p."settings",
+      'companyName', c."name", 'ownerFirstName', o."firstName", 'ownerLastName', o."lastName",
+      'openTaskCount', (SELECT count(*) FROM "task" t WHERE t."projectId" = p."id" AND t."companyId" = $1 AND NOT t."done"),
+      'createdOn', p."createdOn") ORDER BY ${order})
+    FROM (SELECT * FROM "project" p WHERE p."companyId" = $1 ${where} ORDER BY ${order} LIMIT $2 OFFSET $3) p
+    JOIN "company" c ON c."id" = p."companyId"
+    LEFT JOIN "user" o ON o."id" = p."ownerId" AND o."companyId" = $1), '[]'),
+  'total', (SELECT count(*) FROM "project" p WHERE p."companyId" = $1 ${where}))`;
+}
+
+const ME = `json_build_object('id', u."id", 'createdOn', u."createdOn", 'modifiedOn', u."modifiedOn",
+  'firstName', u."firstName", 'lastName', u."lastName", 'companyId', u."companyId", 'email', u."email",
+  'role', u."role", 'permissionLogin', u."permissionLogin", 'lastLoginOn', u."lastLoginOn", 'phone', u."phone",
+  'accountStatus', u."accountStatus", 'onboardingStatus', u."onboardingStatus", 'testAge', u."testAge",
+  'metadata', u."metadata")`;
+
+function userPage(where: string, order: string): string {
+  return `
+SELECT json_build_object(
+  'data', COALESCE((SELECT json_agg(${ME} ORDER BY ${order})
+    FROM (SELECT * FROM "user" u WHERE true ${where} ORDER BY ${order} LIMIT $1 OFFSET $2) u), '[]'),
+  'total', (SELECT count(*) FROM "user" u WHERE true ${where}))`;
+}
+
+export const RESTURA = {
+  // $1 user.
+  me: `SELECT json_build_object('data', ${ME}) FROM "user" u WHERE u."id" = $1`,
+  // $1 perPage, $2 offset.
+  usersPage: userPage("", `u."id"`),
+  // $3 lastName prefix as a LIKE pattern; newest first.
+  usersByLastNameNewest: userPage(`AND u."lastName" ILIKE $3`, `u."createdOn" DESC, u."id" DESC`),
+  // $1 company: its users, each with their orders, each order with its items.
+  companyUsersOrdersItems: `
+SELECT json_build_object('data', COALESCE(json_agg(json_build_object('id', u."id", 'firstName', u."firstName",
+  'lastName', u."lastName",
+  'orders', (SELECT COALESCE(json_agg(json_build_object('id', o."id", 'amountCents', o."amountCents",
+      'createdOn', o."createdOn",
+      'items', (SELECT COALESCE(json_agg(json_build_object('id', i."id", 'createdOn', i."createdOn") ORDER BY i."id"), '[]')
+        FROM "item" i WHERE i."orderId" = o."id")) ORDER BY o."id"), '[]')
+    FROM "order" o WHERE o."userId" = u."id")) ORDER BY u."id"), '[]'))
+FROM "user" u WHERE u."companyId" = $1`,
+  // $1 company: its orders with the user's name and the company's.
+  companyOrders: `
+SELECT json_build_object('data', COALESCE(json_agg(json_build_object('id', o."id", 'amountCents', o."amountCents",
+  'createdOn', o."createdOn", 'userFirstName', u."firstName", 'userLastName', u."lastName",
+  'companyName', c."name") ORDER BY o."id"), '[]'))
+FROM "user" u JOIN "order" o ON o."userId" = u."id" JOIN "company" c ON c."id" = u."companyId"
+WHERE u."companyId" = $1`,
+  // $1 user, $2 first name.
+  patchMe: `
+UPDATE "user" u SET "firstName" = $2 WHERE u."id" = $1
+RETURNING json_build_object('data', json_build_object('id', u."id", 'firstName', u."firstName",
+  'lastName', u."lastName", 'email', u."email", 'phone', u."phone"))`,
+};
