@@ -23,7 +23,30 @@ export interface GatewayConfig {
   uploadMaxFiles: number;
   /** Where uploads are streamed to (one directory per request, removed after it); unset: the OS's. */
   uploadTmpDir?: string;
+  /** Longest time to receive a whole request (headers and body); a slower one gets a 408. */
+  requestTimeoutMs: number;
+  /** A socket with no traffic for this long is closed (covers a handler's whole run). */
+  connectionTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Browser origins allowed to call the API (CORS); absent: CORS is off. */
+  corsOrigins?: CorsOrigins;
 }
+
+/** `*` (any origin) or a list of exact origins (`https://app.example.com`). */
+export type CorsOrigins = "*" | string[];
+
+/**
+ * Socket timeouts. Node and Fastify default to none for requests and connections, so a client
+ * that sends its body one byte a minute holds a connection forever (slowloris). The connection
+ * timeout is idle time, so it must outlast a handler (HANDLER_TIMEOUT_MS); keep-alive stays above
+ * the 60 s idle timeout of common load balancers, so they never reuse a connection we closed.
+ */
+export const TIMEOUT_DEFAULTS = {
+  requestTimeoutMs: 60_000,
+  connectionTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 72_000,
+};
 
 export const HANDLER_DEFAULTS = {
   handlerTimeoutMs: 10_000,
@@ -34,6 +57,7 @@ export const HANDLER_DEFAULTS = {
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const handlerTimeoutMs = integer(env, "HANDLER_TIMEOUT_MS", HANDLER_DEFAULTS.handlerTimeoutMs, 1, 600_000);
   return {
     port: integer(env, "PORT", 3000, 0, 65535),
     host: env.HOST || "127.0.0.1",
@@ -42,7 +66,7 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     bodyLimit: integer(env, "BODY_LIMIT", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     gatewayDatabaseUrl: url(env, "GATEWAY_DATABASE_URL"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
-    handlerTimeoutMs: integer(env, "HANDLER_TIMEOUT_MS", HANDLER_DEFAULTS.handlerTimeoutMs, 1, 600_000),
+    handlerTimeoutMs,
     uploadMaxBytes: integer(
       env,
       "UPLOAD_MAX_BYTES",
@@ -52,7 +76,64 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     ),
     uploadMaxFiles: integer(env, "UPLOAD_MAX_FILES", HANDLER_DEFAULTS.uploadMaxFiles, 1, 1000),
     ...(env.UPLOAD_TMP_DIR ? { uploadTmpDir: env.UPLOAD_TMP_DIR } : {}),
+    ...timeouts(env, handlerTimeoutMs),
+    ...corsSetting(env),
   };
+}
+
+const HOUR_MS = 3_600_000;
+
+function timeouts(
+  env: NodeJS.ProcessEnv,
+  handlerTimeoutMs: number,
+): Pick<GatewayConfig, "requestTimeoutMs" | "connectionTimeoutMs" | "keepAliveTimeoutMs"> {
+  const out = {
+    requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", TIMEOUT_DEFAULTS.requestTimeoutMs, 1000, HOUR_MS),
+    connectionTimeoutMs: integer(
+      env,
+      "CONNECTION_TIMEOUT_MS",
+      TIMEOUT_DEFAULTS.connectionTimeoutMs,
+      1000,
+      HOUR_MS,
+    ),
+    keepAliveTimeoutMs: integer(
+      env,
+      "KEEP_ALIVE_TIMEOUT_MS",
+      TIMEOUT_DEFAULTS.keepAliveTimeoutMs,
+      1000,
+      HOUR_MS,
+    ),
+  };
+  // An idle-socket timeout shorter than a handler may run would cut answers off mid-request.
+  if (out.connectionTimeoutMs <= handlerTimeoutMs) {
+    throw new AppError(
+      `CONNECTION_TIMEOUT_MS (${out.connectionTimeoutMs}) must be greater than HANDLER_TIMEOUT_MS (${handlerTimeoutMs}): ` +
+        "a connection idle while its handler runs would be closed before the answer",
+    );
+  }
+  return out;
+}
+
+/** `CORS_ORIGINS`: `*`, or a comma-separated list of origins (`scheme://host[:port]`, no path). */
+function corsSetting(env: NodeJS.ProcessEnv): { corsOrigins?: CorsOrigins } {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (raw === undefined || raw === "") return {};
+  if (raw === "*") return { corsOrigins: "*" };
+  const origins = raw.split(",").map((item) => item.trim());
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    // An origin is exactly what browsers send in `Origin`: no path, query or trailing slash.
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new AppError(
+        `CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example.com ` +
+          `(scheme, host and optional port; no path or trailing slash), got "${origin.slice(0, 80)}"`,
+      );
+    }
+  }
+  return { corsOrigins: [...new Set(origins)] };
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

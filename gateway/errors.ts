@@ -8,10 +8,14 @@ export const ERRORS = {
   UNAUTHORIZED: { status: 401, message: "Authentication required" },
   FORBIDDEN: { status: 403, message: "Access denied" },
   NOT_FOUND: { status: 404, message: "Not found" },
+  METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },
+  REQUEST_TIMEOUT: { status: 408, message: "The request was not received in time" },
   CONFLICT: { status: 409, message: "The request conflicts with the current state of the data" },
   PAYLOAD_TOO_LARGE: { status: 413, message: "Request body is too large" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Content-Type must be application/json" },
   VALIDATION_ERROR: { status: 422, message: "Request validation failed" },
   TOO_MANY_REQUESTS: { status: 429, message: "Too many requests" },
+  HEADERS_TOO_LARGE: { status: 431, message: "Request headers are too large" },
   SERVER_ERROR: { status: 500, message: "An unexpected error occurred" },
   NOT_IMPLEMENTED: { status: 501, message: "This route is not implemented" },
   SERVICE_UNAVAILABLE: { status: 503, message: "Service temporarily unavailable" },
@@ -223,4 +227,35 @@ export function fromPostgresError(err: unknown, context?: WriteErrorContext): Ap
     return new ApiError("SERVICE_UNAVAILABLE", undefined, undefined, { cause: err });
   }
   return new ApiError("SERVER_ERROR", undefined, undefined, { cause: err });
+}
+
+/**
+ * Postgres's "this value is not valid for its type" errors (class 22): a date that does not exist
+ * (22008, 22007), text that is not a number (22P02), a number out of range for its type (22003),
+ * NUL in text (22021), a lone surrogate in JSON (22P05), text too long for its column (22001).
+ * Raised by a statement whose parameters carry request values, they are the client's value, not
+ * a server fault. Other class-22 errors (division by zero, a bad regular expression, ...) are
+ * the code's own and stay a 500.
+ */
+export const INVALID_VALUE_SQLSTATES = new Set([
+  "22001",
+  "22003",
+  "22007",
+  "22008",
+  "22021",
+  "22P02",
+  "22P05",
+]);
+
+export const INVALID_VALUE_MESSAGE = "A value in the request is not valid for the database";
+
+/**
+ * A handler's failed statement whose parameters held values, with one of INVALID_VALUE_SQLSTATES:
+ * 400 BAD_REQUEST with a fixed message (Postgres's text names types, values and sometimes
+ * columns: never sent). Undefined for anything else.
+ */
+export function invalidValueError(err: unknown): ApiError | undefined {
+  const code = typeof err === "object" && err !== null ? (err as PostgresErrorLike).code : undefined;
+  if (typeof code !== "string" || !INVALID_VALUE_SQLSTATES.has(code)) return undefined;
+  return new ApiError("BAD_REQUEST", INVALID_VALUE_MESSAGE, undefined, { cause: err });
 }

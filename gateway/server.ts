@@ -10,6 +10,7 @@ import type { CustomRoute, EndpointGroup, Schema } from "../generator/schema/typ
 import { isStandardRoute } from "../generator/schema/types.ts";
 import { ident } from "../generator/sql/sql.ts";
 import type { Authenticator } from "./auth/context.ts";
+import { guardedAuthenticator } from "./auth/guard.ts";
 import { type GatewayConfig, HANDLER_DEFAULTS } from "./config.ts";
 import { constraintIndex, routeConstraints } from "./constraints.ts";
 import {
@@ -22,6 +23,12 @@ import {
 } from "./custom/index.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { columnRules } from "./filter/columnRules.ts";
+import { clientErrorHandler } from "./http/clientError.ts";
+import { registerCors } from "./http/cors.ts";
+import { jsonBodies } from "./http/jsonBody.ts";
+import { unknownRoutes } from "./http/methods.ts";
+import { requestId } from "./http/requestId.ts";
+import { serverTimeouts } from "./http/timeouts.ts";
 import { compileColumnChecks } from "./request/columns.ts";
 import { routeGlobals } from "./routes/globals.ts";
 import { compileStandardRoute, type RouteRequest } from "./routes/standard.ts";
@@ -31,7 +38,12 @@ export interface GatewayDeps {
   pool: pg.Pool;
   authenticate: Authenticator;
   config: Pick<GatewayConfig, "maxPerPage" | "bodyLimit" | "logLevel"> &
-    Partial<Pick<GatewayConfig, "handlerTimeoutMs" | "uploadMaxBytes" | "uploadMaxFiles" | "uploadTmpDir">>;
+    Partial<Pick<GatewayConfig, "handlerTimeoutMs" | "uploadMaxBytes" | "uploadMaxFiles" | "uploadTmpDir">> &
+    Partial<
+      Pick<GatewayConfig, "requestTimeoutMs" | "connectionTimeoutMs" | "keepAliveTimeoutMs" | "corsOrigins">
+    >;
+  /** Where the log goes (tests read it); default stdout. */
+  logStream?: NodeJS.WritableStream;
   /** The app's custom-route handlers (custom/load.ts). Absent: every custom route has none. */
   handlers?: LoadedHandlers;
   /**
@@ -54,12 +66,15 @@ export class MissingHandlersError extends Error {
 export function buildGateway({
   schema,
   pool,
-  authenticate,
+  authenticate: appAuthenticate,
   config,
   handlers,
   allowMissingHandlers = false,
   servicePool,
+  logStream,
 }: GatewayDeps): FastifyInstance {
+  // Globals checked against the schema's types, refusals logged (gateway/auth/guard.ts).
+  const authenticate = guardedAuthenticator(appAuthenticate, schema);
   const missing = handlers
     ? handlers.problems.map(describeProblem)
     : schema.endpoints.flatMap((g) =>
@@ -69,14 +84,16 @@ export function buildGateway({
       );
   if (missing.length > 0 && !allowMissingHandlers) throw new MissingHandlersError(missing);
   const app = Fastify({
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === "silent"
+        ? false
+        : { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: config.bodyLimit,
-    // Request ids go to the log and back in a header, so a 500 can be traced.
+    ...serverTimeouts(config),
+    // Request ids go to the log and back in a header, so a 500 can be traced (http/requestId.ts).
     requestIdHeader: false,
-    genReqId: (() => {
-      let n = 0;
-      return () => `req-${(++n).toString(36)}`;
-    })(),
+    genReqId: requestId,
+    clientErrorHandler,
     // Malformed URLs (bad percent-encoding, over-long parameters) fail before routing: answer
     // them in the envelope like everything else.
     frameworkErrors: (error, request, reply) => {
@@ -91,16 +108,22 @@ export function buildGateway({
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  unknownRoutes(app);
+  jsonBodies(app);
+  registerCors(app, config.corsOrigins);
 
   const constraints = constraintIndex(schema);
   const tables = new Map(schema.database.map((table) => [table.name, table]));
   // Standard routes as `req.db.call` runs them, by `METHOD /full/path`.
   const callable = new Map<string, CallableRoute>();
   const customs: { route: CustomRoute; group: EndpointGroup }[] = [];
+  // `METHOD /url` of upload routes: their bodies are multipart, not JSON (the 415 message says so).
+  const uploadRoutes = new Set<string>();
   for (const group of schema.endpoints) {
     for (const route of group.routes) {
       if (!isStandardRoute(route)) {
         customs.push({ route, group });
+        if (route.fileUploadType) uploadRoutes.add(`${route.method} ${group.baseUrl}${route.path}`);
         continue;
       }
       const table = tables.get(route.table);
@@ -194,9 +217,6 @@ export function buildGateway({
     }
   });
 
-  app.setNotFoundHandler((_request, reply) =>
-    reply.code(404).send(errorBody("NOT_FOUND", "Route not found")),
-  );
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) {
       if (error.status >= 500) request.log.error({ err: error.cause ?? error }, "request failed");
@@ -205,6 +225,12 @@ export function buildGateway({
     const fastifyError = error as { statusCode?: number; code?: string };
     if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
       return reply.code(413).send(errorBody("PAYLOAD_TOO_LARGE", "Request body is too large"));
+    }
+    if (fastifyError.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+      const expected = uploadRoutes.has(`${request.method} ${request.routeOptions.url}`)
+        ? "multipart/form-data"
+        : "application/json";
+      return reply.code(415).send(errorBody("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be ${expected}`));
     }
     if (fastifyError.statusCode === 400 || fastifyError.statusCode === 415) {
       return reply.code(400).send(errorBody("BAD_REQUEST", "Malformed request body"));

@@ -14,6 +14,8 @@ export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 export const MIN_SECRET_BYTES = 32;
 export const MIN_RSA_BITS = 2048;
 export const MAX_CLOCK_TOLERANCE = 300;
+/** JWT_MAX_TTL's upper bound: a year, in seconds. */
+export const MAX_TTL_LIMIT = 366 * 24 * 3600;
 
 export interface JwtConfig {
   mode: "jwt";
@@ -29,6 +31,8 @@ export interface JwtConfig {
   audience?: string[];
   /** Seconds of leeway on `exp` and `nbf`. */
   clockTolerance: number;
+  /** Longest accepted lifetime left: `exp` at most this many seconds from now; unset: no bound. */
+  maxTtl?: number;
 }
 
 /** No key configured: every token is rejected and every caller is anonymous. */
@@ -51,7 +55,13 @@ export const NO_AUTH_WARNING =
   "neither JWT_SECRET nor JWT_PUBLIC_KEY is set: every token is rejected and every caller is anonymous, " +
   "so only public routes answer";
 
-const DEPENDENT_SETTINGS = ["JWT_ALGORITHM", "JWT_ISSUER", "JWT_AUDIENCE", "JWT_CLOCK_TOLERANCE"] as const;
+const DEPENDENT_SETTINGS = [
+  "JWT_ALGORITHM",
+  "JWT_ISSUER",
+  "JWT_AUDIENCE",
+  "JWT_CLOCK_TOLERANCE",
+  "JWT_MAX_TTL",
+] as const;
 
 export function readAuthConfig(env: Env = process.env, options: AuthConfigOptions = {}): AuthConfig {
   const secret = setting(env, "JWT_SECRET");
@@ -60,6 +70,7 @@ export function readAuthConfig(env: Env = process.env, options: AuthConfigOption
   const issuer = readList(env, "JWT_ISSUER");
   const audience = readList(env, "JWT_AUDIENCE");
   const clockTolerance = readTolerance(env);
+  const maxTtl = readMaxTtl(env);
 
   if (secret !== undefined && publicKey !== undefined) {
     throw new AppError(
@@ -79,6 +90,7 @@ export function readAuthConfig(env: Env = process.env, options: AuthConfigOption
 
   const checks = {
     clockTolerance,
+    ...(maxTtl !== undefined ? { maxTtl } : {}),
     ...(issuer ? { issuer } : {}),
     ...(audience ? { audience } : {}),
   };
@@ -101,6 +113,7 @@ export function describeAuthConfig(config: AuthConfig): string {
   if (config.issuer) parts.push(`issuer ${config.issuer.join(" | ")}`);
   if (config.audience) parts.push(`audience ${config.audience.join(" | ")}`);
   if (config.clockTolerance > 0) parts.push(`clock tolerance ${config.clockTolerance} s`);
+  if (config.maxTtl !== undefined) parts.push(`max TTL ${config.maxTtl} s`);
   return `authentication: ${parts.join(", ")}`;
 }
 
@@ -213,6 +226,18 @@ function readTolerance(env: Env): number {
   if (!/^\d+$/.test(raw) || Number(raw) > MAX_CLOCK_TOLERANCE) {
     throw new AppError(
       `JWT_CLOCK_TOLERANCE must be a whole number of seconds from 0 to ${MAX_CLOCK_TOLERANCE} (got "${clip(raw)}")`,
+    );
+  }
+  return Number(raw);
+}
+
+/** Whole seconds, 1 to MAX_TTL_LIMIT; unset: tokens may live as long as their issuer says. */
+function readMaxTtl(env: Env): number | undefined {
+  const raw = setting(env, "JWT_MAX_TTL");
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_TTL_LIMIT) {
+    throw new AppError(
+      `JWT_MAX_TTL must be a whole number of seconds from 1 to ${MAX_TTL_LIMIT} (got "${clip(raw)}")`,
     );
   }
   return Number(raw);

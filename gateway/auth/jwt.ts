@@ -70,8 +70,8 @@ export function createJwtAuthenticator(
     const bearer = bearerToken(headers);
     if ("anonymous" in bearer) return bearer;
     let payload: unknown;
+    const now = options.now?.();
     try {
-      const now = options.now?.();
       payload = jwt.verify(
         bearer.token,
         config.key,
@@ -84,14 +84,37 @@ export function createJwtAuthenticator(
       return { anonymous: true, reason: "invalid", detail: "the token's payload is not a JSON object" };
     }
     const claims = payload as Record<string, unknown>;
-    // jsonwebtoken checks exp only when present; a token that never expires is refused.
-    if (typeof claims.exp !== "number") {
-      return { anonymous: true, reason: "invalid", detail: "the token has no exp (expiry) claim" };
-    }
+    const maxTtl = config.maxTtl === undefined ? undefined : config.maxTtl + config.clockTolerance;
+    const expiry = expiryProblem(claims, now ?? Math.floor(Date.now() / 1000), maxTtl);
+    if (expiry) return { anonymous: true, reason: "invalid", detail: expiry };
     const read = readClaims(claims, names);
     if (!read.ok) return { anonymous: true, reason: "invalid", detail: `claim ${read.error}` };
     return { user: read.user };
   };
+}
+
+/**
+ * jsonwebtoken checks `exp` only when present, and only that it is a number: `1e999` in the JSON
+ * is Infinity, a token that never expires. Refused: no exp, a non-finite exp (or nbf, iat), and
+ * with JWT_MAX_TTL an exp further ahead than that (a token minted to live for years).
+ */
+function expiryProblem(
+  claims: Record<string, unknown>,
+  now: number,
+  maxTtl: number | undefined,
+): string | undefined {
+  if (typeof claims.exp !== "number") return "the token has no exp (expiry) claim";
+  for (const name of ["exp", "nbf", "iat"]) {
+    const value = claims[name];
+    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value))) {
+      return `the token's ${name} is not a finite number`;
+    }
+  }
+  // The clock tolerance counts here too: the issuer's clock may run ahead of ours.
+  if (maxTtl !== undefined && claims.exp - now > maxTtl) {
+    return `the token's exp is ${Math.round(claims.exp - now)} s ahead, beyond JWT_MAX_TTL (${maxTtl} s with the clock tolerance)`;
+  }
+  return undefined;
 }
 
 function rejected(error: unknown): Anonymous {

@@ -9,7 +9,8 @@ import type { ErrorDetails } from "../errors.ts";
 import { type RequestValidator, validationError } from "../request/index.ts";
 import * as msg from "../request/messages.ts";
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// strictNumbers: JSON's 1e999 parses to Infinity, which is not a number any handler can store.
+const ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true });
 
 /** A RequestOptions.requestType: compiles the route's type once; throws if it is unsupported. */
 export function requestTypeValidator(customTypes: readonly string[]) {
@@ -26,10 +27,35 @@ export function requestTypeValidator(customTypes: readonly string[]) {
       if (typeof body !== "object" || body === null || Array.isArray(body)) {
         return { ok: false, error: validationError({ body: msg.BODY_NOT_OBJECT }) };
       }
-      if (validate(body)) return { ok: true, params: body as Record<string, unknown> };
+      if (validate(body)) {
+        // As for declared parameters: an integer past 2^53 has already lost digits in JSON.parse.
+        const inexact = inexactIntegers(body);
+        if (inexact) return { ok: false, error: validationError(inexact) };
+        return { ok: true, params: body as Record<string, unknown> };
+      }
       return { ok: false, error: validationError(details(validate.errors ?? [])) };
     };
   };
+}
+
+/** Integers beyond ±(2^53 - 1) anywhere in the body, by field path (`projectIds[1]`). */
+function inexactIntegers(body: object): ErrorDetails | undefined {
+  let found: ErrorDetails | undefined;
+  const stack: [unknown, string][] = [[body, ""]];
+  while (stack.length > 0) {
+    const [value, at] = stack.pop() as [unknown, string];
+    if (typeof value === "number") {
+      if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+        found ??= {};
+        found[at || "body"] = msg.OUT_OF_RANGE;
+      }
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push([value[i], `${at}[${i}]`]);
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) stack.push([item, at === "" ? key : `${at}.${key}`]);
+    }
+  }
+  return found;
 }
 
 /** `/projectIds/1` -> `projectIds[1]`; the first message per field wins. */

@@ -6,12 +6,20 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type pg from "pg";
 import type { CustomRoute, EndpointGroup } from "../../generator/schema/types.ts";
 import { type Authenticator, checkRoute, toCtx } from "../auth/context.ts";
-import { ApiError, ERRORS, type ErrorCode, type ErrorDetails, errorBody } from "../errors.ts";
+import {
+  ApiError,
+  ERRORS,
+  type ErrorCode,
+  type ErrorDetails,
+  errorBody,
+  invalidValueError,
+} from "../errors.ts";
 import { compileRequest, type RequestOptions } from "../request/index.ts";
+import { valueTextProblem } from "../request/text.ts";
 import { deprecationHeaders } from "../routes/deprecation.ts";
 import { type CallableRoute, callerSession, serviceDb } from "./db.ts";
 import type { HandlerProblem } from "./load.ts";
-import type { HandlerMethod, HandlerRequest, HandlerResponse } from "./types.ts";
+import type { CallerDb, HandlerMethod, HandlerRequest, HandlerResponse, ServiceDb } from "./types.ts";
 import { readUploads, removeUploads, type UploadLimits } from "./uploads.ts";
 
 export interface CustomRouteOptions {
@@ -70,6 +78,9 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
         body: uploads ? uploads.fields : request.body,
       });
       if (!input.ok) throw input.error;
+      // NUL and lone surrogates (query strings, multipart fields): Postgres cannot store them.
+      const textProblem = valueTextProblem(input.params);
+      if (textProblem) throw new ApiError("BAD_REQUEST", textProblem);
 
       const ctx = toCtx(auth, options.globalParams);
       const db = callerSession(options.pool, auth, ctx, {
@@ -113,8 +124,8 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
         global: ctx,
         headers: request.headers,
         id: request.id,
-        db,
-        service,
+        db: withValueErrors(db),
+        service: withValueErrors(service),
         log: request.log,
         ...(uploads && route.fileUploadType === "SINGLE" ? { file: uploads.files[0] } : {}),
         ...(uploads && route.fileUploadType === "MULTIPLE" ? { files: uploads.files } : {}),
@@ -147,6 +158,13 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
       if (outcome.kind === "thrown") {
         await db.end(false).catch(() => {});
         if (outcome.error instanceof ApiError) throw outcome.error;
+        const invalid = fromRequestValues.has(outcome.error as object)
+          ? invalidValueError(outcome.error)
+          : undefined;
+        if (invalid) {
+          request.log.info({ route: label, err: outcome.error }, "handler SQL refused a request value");
+          throw invalid;
+        }
         throw new ApiError("SERVER_ERROR", undefined, undefined, { cause: outcome.error });
       }
       if (outcome.kind === "error") {
@@ -172,4 +190,27 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
     const out = await run(request, reply);
     return reply.code(out.status).send(out.body);
   };
+}
+
+/**
+ * Errors of handler statements that were given values: only these may be the client's fault. A
+ * data error (class 22: a date that does not exist, `1.5` cast to bigint) of such a statement
+ * answers 400 instead of 500 (errors.ts INVALID_VALUE_SQLSTATES); a statement without values
+ * failing is the handler's own bug. The handler still sees the original error, and may catch it.
+ */
+const fromRequestValues = new WeakSet<object>();
+
+function withValueErrors<Db extends CallerDb | ServiceDb>(db: Db): Db {
+  const query = db.query.bind(db);
+  return {
+    ...db,
+    async query(text: string, values: unknown[] = []) {
+      try {
+        return await query(text, values);
+      } catch (error) {
+        if (values.length > 0 && typeof error === "object" && error !== null) fromRequestValues.add(error);
+        throw error;
+      }
+    },
+  } as Db;
 }

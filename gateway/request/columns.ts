@@ -76,6 +76,19 @@ export function columnCheck(column: Column): Check | undefined {
     case "boolean":
       return (v) => (typeof v === "boolean" ? undefined : "must be a boolean");
     case "date":
+    case "timestamp":
+    case "timestamptz":
+    case "time":
+      return temporalCheck(type.name);
+    default:
+      return undefined;
+  }
+}
+
+/** Text a date, timestamp or time column accepts: real days, hours below 24 (shared with globals). */
+export function temporalCheck(name: "date" | "timestamp" | "timestamptz" | "time"): Check {
+  switch (name) {
+    case "date":
       return (v) => {
         const m = typeof v === "string" ? DATE.exec(v) : null;
         return m && validDate(m[1] as string, m[2] as string, m[3] as string)
@@ -101,8 +114,6 @@ export function columnCheck(column: Column): Check | undefined {
           ? undefined
           : "must be a time (HH:MM[:SS])";
       };
-    default:
-      return undefined;
   }
 }
 

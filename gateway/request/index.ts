@@ -39,9 +39,30 @@ export function readsBody(route: Route): boolean {
   return route.method === "POST" || route.method === "PUT" || route.method === "PATCH";
 }
 
-/** 422 VALIDATION_ERROR with per-parameter messages. */
+/** At most this many problems are listed in a 422: a body of a million unknown keys is not echoed. */
+export const MAX_DETAILS = 20;
+/** Names the client chose (unknown keys) are echoed up to this many characters. */
+export const MAX_DETAIL_KEY = 100;
+
+/**
+ * 422 VALIDATION_ERROR with per-parameter messages: the first MAX_DETAILS, each name cut to
+ * MAX_DETAIL_KEY characters; the message says how many there were when some are left out.
+ */
 export function validationError(details: ErrorDetails): ApiError {
-  return clientError("VALIDATION_ERROR", undefined, details);
+  const keys = Object.keys(details);
+  if (keys.length <= MAX_DETAILS && keys.every((key) => key.length <= MAX_DETAIL_KEY)) {
+    return clientError("VALIDATION_ERROR", undefined, details);
+  }
+  const shown: ErrorDetails = {};
+  for (const key of keys.slice(0, MAX_DETAILS)) {
+    const name = key.length > MAX_DETAIL_KEY ? `${key.slice(0, MAX_DETAIL_KEY)}...` : key;
+    put(shown, name, details[key] as string);
+  }
+  const message =
+    keys.length > MAX_DETAILS
+      ? `Request validation failed: ${keys.length} problems, the first ${MAX_DETAILS} listed`
+      : undefined;
+  return clientError("VALIDATION_ERROR", message, shown);
 }
 
 /**

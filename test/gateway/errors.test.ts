@@ -61,18 +61,23 @@ t.test("example app", async (t) => {
     }
   });
 
-  t.test("wrong method on an existing path: 404 envelope", async (t) => {
-    for (const [method, url] of [
-      ["PUT", "/api/v1/tag"],
-      ["DELETE", "/api/v1/invoice"],
-      ["POST", "/api/v1/task/overdue"],
-      ["PATCH", "/api/v1/company/me"],
-      ["DELETE", "/api/v1/user"],
+  t.test("wrong method on an existing path: 405 envelope with Allow", async (t) => {
+    for (const [method, url, allow] of [
+      ["PUT", "/api/v1/tag", "GET, HEAD"],
+      ["DELETE", "/api/v1/invoice", "GET, HEAD"],
+      // PATCH and DELETE /task/:id take `overdue` as their id: the router would run them.
+      ["POST", "/api/v1/task/overdue", "DELETE, GET, HEAD, PATCH"],
+      ["PATCH", "/api/v1/company/me", "GET, HEAD"],
+      ["DELETE", "/api/v1/user", "GET, HEAD"],
     ] as const) {
       const before = gw.statements();
       const res = await gw.request({ method, url, as: admin, payload: {} });
-      t.equal(res.statusCode, 404, `${method} ${url}: 404`);
-      t.same(JSON.parse(res.body), { error: { code: "NOT_FOUND", message: "Route not found" } });
+      t.equal(res.statusCode, 405, `${method} ${url}: 405`);
+      t.equal(res.headers.allow, allow, `${method} ${url}: Allow`);
+      t.same(JSON.parse(res.body), {
+        error: { code: "METHOD_NOT_ALLOWED", message: `This path allows only ${allow}` },
+      });
+      t.type(res.headers["x-request-id"], "string", "x-request-id");
       t.equal(gw.statements(), before, "no statement");
     }
   });
