@@ -47,6 +47,7 @@ const column = object(
     hasAutoIncrement: flag,
     comment: text,
     renamedFrom: name,
+    private: flag,
   },
   ["name", "type", "isNullable"],
 );
@@ -163,6 +164,14 @@ const routeBase: Record<string, JsonSchema> = {
   scopes: names,
   request: list("requestParam"),
   deprecation: object({ date: name, message: text, alternate: name }, ["date"]),
+  rateLimit: object(
+    {
+      max: { type: "integer" },
+      timeWindow: { type: ["string", "integer"] },
+      keys: { type: "array", items: name },
+    },
+    ["max", "timeWindow", "keys"],
+  ),
 };
 const routeRequired = ["name", "method", "path", "type"];
 

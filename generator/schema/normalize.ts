@@ -67,6 +67,7 @@ function column(raw: unknown): Column {
     hasAutoIncrement: optBool(c.hasAutoIncrement),
     comment: optStr(c.comment),
     renamedFrom: optStr(c.renamedFrom),
+    private: optBool(c.private),
   });
 }
 

@@ -1,6 +1,7 @@
 // Normalisation of endpoint groups and routes (see normalize.ts): defaults filled, Restura's
 // spellings made canonical. Where values are refined later by the reference checks.
 
+import { rateLimit } from "./rateLimit.ts";
 import { arr, bool, defined, type Obj, obj, optBool, optStr, str, strs, upperWords } from "./read.ts";
 import type {
   Assignment,
@@ -44,6 +45,7 @@ function route(raw: unknown): Route {
     scopes: strs(r.scopes),
     request: arr(r.request).map(requestParam),
     deprecation: isDeprecation(r.deprecation) ? deprecation(r.deprecation) : undefined,
+    rateLimit: r.rateLimit === undefined ? undefined : rateLimit(r.rateLimit),
   };
   if ((CUSTOM_ROUTE_TYPES as readonly string[]).includes(str(r.type))) {
     const upload = optStr(r.fileUploadType)?.toUpperCase();

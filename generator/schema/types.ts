@@ -96,6 +96,8 @@ export interface Column {
   comment?: string;
   /** The column's previous name: the migration renames instead of dropping and adding. */
   renamedFrom?: string;
+  /** Our extension: no view, route, filter, sort or event ever reads it (docs/schema.md "Private columns"). */
+  private?: boolean;
 }
 
 export interface IndexColumn {
@@ -232,6 +234,15 @@ export interface Deprecation {
   alternate?: string;
 }
 
+/** Our extension: request limits per key and time window (docs/schema.md "Rate limits"). */
+export interface RateLimit {
+  max: number;
+  /** Milliseconds (the file may say `"1 minute"`). */
+  timeWindow: number;
+  /** `ip`, `body.<field>`, `query.<field>`, `params.<name>`: one counter per key. */
+  keys: string[];
+}
+
 interface RouteBase {
   name: string;
   description: string;
@@ -241,6 +252,7 @@ interface RouteBase {
   scopes: string[];
   request: RequestParam[];
   deprecation?: Deprecation;
+  rateLimit?: RateLimit;
 }
 
 export interface StandardRoute extends RouteBase {
