@@ -120,6 +120,22 @@ t.test("the examples of the page's prose", async (t) => {
     [2],
     "a bare + in the query string decodes to a space",
   );
+  const before = gw.statements();
+  for (const url of ["/api/v1/project?filter=(budget,gt,1)", "/api/v1/project?sortBy=nope&sortOrder=RAND"]) {
+    t.equal((await get(url)).status, 400, url);
+  }
+  t.equal(gw.statements(), before, "column errors are the gateway's: no statement reaches the database");
+  t.same(
+    (await get("/api/v1/project?sortBy=nmae&sortOrder=NONE")).body.error.message,
+    'invalid sortBy: column "nmae" cannot be sorted: unknown column (did you mean "name"?)',
+    "sortBy is checked whatever the sortOrder",
+  );
+  const emptySort = await get("/api/v1/project?sortBy=&sortOrder=DESC");
+  t.same(
+    emptySort.body.data.map((r: { id: number }) => r.id),
+    [3, 2, 1],
+    "an empty sortBy is none",
+  );
   const syntax = async (filter: string) =>
     (await get(`/api/v1/project?filter=${encodeURIComponent(filter)}`)).body;
   const message = (text: string) => ({ error: { code: "BAD_REQUEST", message: `invalid filter: ${text}` } });
