@@ -3,11 +3,13 @@
 //   CREATE FUNCTION api."GET /api/v1/user/:id"(params jsonb, ctx jsonb) RETURNS json
 //   LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, api, pg_temp SET timezone = 'UTC'
 //
-// - SECURITY DEFINER, owned by api_owner: it reads the API views as api_owner, a role that row-level
-//   security still binds; api_gateway may only EXECUTE it.
+// - SECURITY DEFINER, owned by api_owner: it reads and writes the tables as api_owner, a role that
+//   row-level security still binds; api_gateway may only EXECUTE it. It executes only SQL the
+//   generator wrote: never a prepared statement or a setting of the calling session.
 // - search_path: generated SQL qualifies everything; schema-author raw SQL that names a table
 //   without a schema (`SELECT COUNT(*) FROM "user"`) reads the API view of that table, never the
-//   table itself. pg_temp is last, so a temporary table cannot stand in for a view.
+//   table itself. pg_temp is last, so a temporary table could not stand in for a view (and
+//   api_gateway may not create one).
 // - timezone UTC: timestamps come out as ISO 8601 with `+00:00`, and CURRENT_DATE is the UTC date,
 //   whatever the server's or the session's setting.
 // - `#variable_conflict use_column`: queries never refer to plpgsql variables (they use `$1`, `$2`),
