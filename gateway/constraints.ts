@@ -96,12 +96,13 @@ function fieldsOf(route: StandardRoute, table: Table): Map<string, string> {
 }
 
 /**
- * The constraints as one write route answers with them: a unique or foreign key violation on the
- * route's own table names the fields the client sent, not the columns behind them. A composite
- * key such as `(assigneeId, companyId) -> user (id, companyId)`, with `companyId` assigned from
- * the token, is reported as `assigneeId` alone: the client never saw `companyId`, and naming it
- * would suggest sending it. When no column of the key came from the request (all assigned from
- * the token, say), the columns are named as they are: there is no field to point at.
+ * The constraints as one write route answers with them: a unique, foreign key or check violation
+ * on the route's own table names the fields the client sent, not the columns behind them. A
+ * composite key such as `(assigneeId, companyId) -> user (id, companyId)`, with `companyId`
+ * assigned from the token, is reported as `assigneeId` alone: the client never saw `companyId`,
+ * and naming it would suggest sending it; a column written from `$level` is reported as `level`.
+ * When no column of the constraint came from the request (all assigned from the token, say), the
+ * columns are named as they are: there is no field to point at.
  */
 export function routeConstraints(
   index: ConstraintIndex,
@@ -115,7 +116,7 @@ export function routeConstraints(
     hasColumn: index.hasColumn,
     find(tableName, name) {
       const info = index.find(tableName, name);
-      if (!info || tableName !== route.table || info.kind === "check") return info;
+      if (!info || tableName !== route.table) return info;
       const sent = info.columns.flatMap((c) => {
         const field = fields.get(c);
         return field === undefined ? [] : [field];

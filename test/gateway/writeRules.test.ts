@@ -24,6 +24,8 @@ const bodyParams = [
   param("owner", "number", { isNullable: true }),
 ];
 const fromParams = [
+  // `title` also writes its own column: one parameter, two columns.
+  { name: "heading", value: "$title" },
   { name: "label", value: "$tag" },
   { name: "priority", value: "$level" },
   { name: "secret", value: "$hint" },
@@ -41,7 +43,7 @@ const route = (method: string, path: string, extra: Record<string, unknown>) => 
   scopes: [],
   joins: [],
   where: [],
-  response: ["id", "title", "summary", "label", "priority", "secret", "ownerId"].map((c) => ({
+  response: ["id", "title", "heading", "summary", "label", "priority", "secret", "ownerId"].map((c) => ({
     name: c,
     selector: `note.${c}`,
   })),
@@ -76,8 +78,10 @@ const schema = {
         column("priority", "INTEGER", { default: "3" }),
         column("secret", "TEXT", { isNullable: true, roles: ["admin"] }),
         column("ownerId", "BIGINT", { isNullable: true }),
+        column("heading", "VARCHAR", { length: 100, isNullable: true }),
       ],
       {
+        checkConstraints: [{ name: "note_priority_range_check", check: '"priority" BETWEEN 1 AND 10' }],
         indexes: [
           {
             name: "note_groupId_title_unique_index",
@@ -130,8 +134,8 @@ const schema = {
 
 const SEED = `
   INSERT INTO "owner" ("id", "groupId") VALUES (1, 1), (2, 2);
-  INSERT INTO "note" ("id", "groupId", "title", "summary", "label", "priority", "secret", "ownerId")
-    VALUES (1, 1, 'first', 's1', 'keep', 5, 'kept secret', 1);
+  INSERT INTO "note" ("id", "groupId", "title", "heading", "summary", "label", "priority", "secret", "ownerId")
+    VALUES (1, 1, 'first', 'first', 's1', 'keep', 5, 'kept secret', 1);
   SELECT setval(pg_get_serial_sequence('"public"."note"', 'id'), 1);`;
 
 const admin: Claims = { role: "admin", scopes: [], groupId: 1 };
@@ -150,7 +154,7 @@ async function call(
 
 async function stored(gw: TestGateway, noteId: number) {
   const { rows } = await gw.su.query(
-    `SELECT "title", "summary", "label", "priority", "secret", "ownerId"::int AS "ownerId"
+    `SELECT "title", "heading", "summary", "label", "priority", "secret", "ownerId"::int AS "ownerId"
        FROM "note" WHERE "id" = $1`,
     [noteId],
   );
@@ -159,6 +163,7 @@ async function stored(gw: TestGateway, noteId: number) {
 
 const FIRST = {
   title: "first",
+  heading: "first",
   summary: "s1",
   label: "keep",
   priority: 5,
@@ -177,6 +182,7 @@ t.test("write rules: absent, null and present, direct and through assignments", 
       t.equal(res.status, 200, JSON.stringify(res.body));
       t.same(await stored(gw, res.body.data.id), {
         title: "defaults",
+        heading: "defaults",
         summary: null,
         label: "none",
         priority: 3,
@@ -201,6 +207,7 @@ t.test("write rules: absent, null and present, direct and through assignments", 
     t.equal(values.status, 200);
     t.same(await stored(gw, values.body.data.id), {
       title: "values",
+      heading: "values",
       summary: "s",
       label: "t",
       priority: 8,
@@ -241,6 +248,25 @@ t.test("write rules: absent, null and present, direct and through assignments", 
     t.equal(cleared.status, 200);
     t.same(await stored(gw, 1), { ...FIRST, secret: null });
     await gw.su.query(`UPDATE "note" SET "secret" = 'kept secret' WHERE "id" = 1`);
+  });
+
+  t.test("one parameter writing two columns: both follow the rules", async (t) => {
+    const renamed = await call(gw, "PATCH", "/api/v1/note/1", admin, { title: "renamed" });
+    t.equal(renamed.status, 200);
+    t.same(await stored(gw, 1), { ...FIRST, title: "renamed", heading: "renamed" });
+    await call(gw, "PUT", "/api/v1/note/1", admin, { title: "first" });
+    t.same(await stored(gw, 1), FIRST);
+  });
+
+  t.test("a check on a column written from a parameter names the parameter", async (t) => {
+    const res = await call(gw, "PATCH", "/api/v1/note/1", admin, { level: 11 });
+    t.equal(res.status, 422);
+    t.same(res.body.error, {
+      code: "VALIDATION_ERROR",
+      message: "The values do not satisfy the check note_priority_range_check",
+      details: { level: "does not satisfy the check note_priority_range_check" },
+    });
+    t.same(await stored(gw, 1), FIRST);
   });
 
   t.test("a parameter reaching a hidden column through an assignment: 403, nothing written", async (t) => {
