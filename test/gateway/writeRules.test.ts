@@ -258,6 +258,18 @@ t.test("write rules: absent, null and present, direct and through assignments", 
     t.same(await stored(gw, 1), FIRST);
   });
 
+  t.test("concurrent PATCHes of different assignment-fed columns all persist", async (t) => {
+    const bodies = [{ tag: "both" }, { level: 7 }, { summary: "too" }, { owner: null }];
+    const results = await Promise.all(bodies.map((b) => call(gw, "PATCH", "/api/v1/note/1", admin, b)));
+    t.same(
+      results.map((r) => r.status),
+      bodies.map(() => 200),
+    );
+    t.same(await stored(gw, 1), { ...FIRST, label: "both", priority: 7, summary: "too", ownerId: null });
+    await call(gw, "PATCH", "/api/v1/note/1", admin, { tag: "keep", level: 5, summary: "s1", owner: 1 });
+    t.same(await stored(gw, 1), FIRST);
+  });
+
   t.test("a check on a column written from a parameter names the parameter", async (t) => {
     const res = await call(gw, "PATCH", "/api/v1/note/1", admin, { level: 11 });
     t.equal(res.status, 422);
