@@ -81,6 +81,8 @@ export const APPS: Record<AppName, BenchApp> = {
       for (const entry of ["api.schema.json", "migrations", "src"]) {
         fs.cpSync(path.join(REPO, "example", entry), path.join(dir, entry), { recursive: true });
       }
+      // The handlers import packages (jsonwebtoken, bcryptjs): resolve them from the repository.
+      fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
     },
     seeds: () => [read("example/seed.sql"), read("test/plans/example.scale.sql")],
   },
