@@ -34,15 +34,21 @@ export interface DisallowedColumn {
   column: string;
   /** Index of the column name in the filter text; -1 when the AST carries no position. */
   position: number;
+  /** What `why` said about the column. */
+  reason: string;
 }
 
-/** The first condition (in text order) whose column `allowed` rejects, or null when all pass. */
+/**
+ * The first condition (in text order) whose column `why` refuses (returns a reason for), or null
+ * when it refuses none.
+ */
 export function checkFilterColumns(
   ast: FilterExpr,
-  allowed: (column: string) => boolean,
+  why: (column: string) => string | null,
 ): DisallowedColumn | null {
   for (const condition of filterConditions(ast)) {
-    if (!allowed(condition.column)) return { column: condition.column, position: condition.position ?? -1 };
+    const reason = why(condition.column);
+    if (reason !== null) return { column: condition.column, position: condition.position ?? -1, reason };
   }
   return null;
 }

@@ -9,7 +9,7 @@ import { ident } from "../../generator/sql/sql.ts";
 import { type AuthResult, checkRoute, toCtx } from "../auth/context.ts";
 import { ApiError, type ErrorDetails, fromPostgresError, type WriteErrorContext } from "../errors.ts";
 import type { ColumnRules } from "../filter/columnRules.ts";
-import { type FilterExpr, filterConditions, parseFilter } from "../filter/parse.ts";
+import { checkFilterColumns, type FilterExpr, parseFilter } from "../filter/parse.ts";
 import { compileRequest, validationError } from "../request/index.ts";
 import { deprecationHeaders } from "./deprecation.ts";
 import { routeGlobals } from "./globals.ts";
@@ -108,14 +108,12 @@ export function compileStandardRoute(
 
 /** The first condition (in text order) whose column the caller may not filter by: 400 with why. */
 function checkFilter(ast: FilterExpr, rules: ColumnRules, auth: AuthResult): void {
-  for (const condition of filterConditions(ast)) {
-    const why = rules.why(condition.column, "filter", auth);
-    if (why !== null) {
-      throw new ApiError(
-        "BAD_REQUEST",
-        `invalid filter: column ${quote(condition.column)} at position ${condition.position ?? -1} cannot be filtered: ${why}`,
-      );
-    }
+  const refused = checkFilterColumns(ast, (column) => rules.why(column, "filter", auth));
+  if (refused) {
+    throw new ApiError(
+      "BAD_REQUEST",
+      `invalid filter: column ${quote(refused.column)} at position ${refused.position} cannot be filtered: ${refused.reason}`,
+    );
   }
 }
 

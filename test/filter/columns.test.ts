@@ -34,37 +34,58 @@ t.test("filterConditions: every condition in text order", async (t) => {
   ]);
 });
 
-t.test("checkFilterColumns: the first disallowed column and where it is", async (t) => {
+/** A `why` refusing what `allowed` rejects, with a reason naming the column. */
+const refuse = (allowed: (col: string) => boolean) => (col: string) => (allowed(col) ? null : `no ${col}`);
+
+t.test("checkFilterColumns: the first disallowed column, where it is and why", async (t) => {
   const tree = ast(TEXT);
   t.equal(
-    checkFilterColumns(tree, () => true),
+    checkFilterColumns(
+      tree,
+      refuse(() => true),
+    ),
     null,
   );
   t.strictSame(
-    checkFilterColumns(tree, (col) => col !== "id"),
-    { column: "id", position: 83 },
+    checkFilterColumns(
+      tree,
+      refuse((col) => col !== "id"),
+    ),
+    { column: "id", position: 83, reason: "no id" },
   );
   t.strictSame(
-    checkFilterColumns(tree, (col) => !col.startsWith("meta.") && col !== "id"),
-    { column: "meta.data.theme", position: 40 },
+    checkFilterColumns(
+      tree,
+      refuse((col) => !col.startsWith("meta.") && col !== "id"),
+    ),
+    { column: "meta.data.theme", position: 40, reason: "no meta.data.theme" },
   );
   t.strictSame(
-    checkFilterColumns(tree, () => false),
-    { column: "status", position: 1 },
+    checkFilterColumns(
+      tree,
+      refuse(() => false),
+    ),
+    { column: "status", position: 1, reason: "no status" },
   );
   const visible = new Set(["status", "user.email"]);
   const seen: string[] = [];
-  checkFilterColumns(tree, (col) => {
-    seen.push(col);
-    return visible.has(col);
-  });
+  checkFilterColumns(
+    tree,
+    refuse((col) => {
+      seen.push(col);
+      return visible.has(col);
+    }),
+  );
   t.strictSame(seen, ["status", "user.email", "meta.data.theme"], "stops at the first failure");
 });
 
 t.test("positions point into the text", async (t) => {
   const text = "  ( first , 1 ) OR ! ( second.x , null ) ";
-  const hit = checkFilterColumns(ast(text), (col) => col === "first");
-  t.strictSame(hit, { column: "second.x", position: 23 });
+  const hit = checkFilterColumns(
+    ast(text),
+    refuse((col) => col === "first"),
+  );
+  t.strictSame(hit, { column: "second.x", position: 23, reason: "no second.x" });
   t.equal(text.slice(hit?.position), "second.x , null ) ");
 });
 
@@ -74,8 +95,11 @@ t.test("ASTs built without positions", async (t) => {
   };
   t.strictSame(filterColumns(tree), ["a", "b"]);
   t.strictSame(
-    checkFilterColumns(tree, (col) => col === "a"),
-    { column: "b", position: -1 },
+    checkFilterColumns(
+      tree,
+      refuse((col) => col === "a"),
+    ),
+    { column: "b", position: -1, reason: "no b" },
   );
 });
 
@@ -85,7 +109,10 @@ t.test("very deep ASTs from elsewhere do not overflow the stack", async (t) => {
     tree = i % 2 ? { not: tree } : { and: [tree, { column: `c${i % 3}`, op: "null" }] };
   t.strictSame(filterColumns(tree), ["deep", "c0", "c2", "c1"]);
   t.strictSame(
-    checkFilterColumns(tree, (col) => col !== "c1"),
-    { column: "c1", position: -1 },
+    checkFilterColumns(
+      tree,
+      refuse((col) => col !== "c1"),
+    ),
+    { column: "c1", position: -1, reason: "no c1" },
   );
 });
