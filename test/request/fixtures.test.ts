@@ -200,11 +200,22 @@ t.test("the example app", async (t) => {
   });
 
   t.same(
-    params(run("PATCH /api/v1/user/:id", { params: { id: "9" }, body: { grantedScopes: ["a", "b"] } })),
+    params(
+      run("PATCH /api/v1/user/:id", {
+        params: { id: "9" },
+        body: { grantedScopes: ["tasks:write", "billing:read"] },
+      }),
+    ),
     {
       id: 9,
-      grantedScopes: ["a", "b"],
+      grantedScopes: ["tasks:write", "billing:read"],
     },
+  );
+  t.same(
+    details(
+      run("PATCH /api/v1/user/:id", { params: { id: "9" }, body: { grantedScopes: ["auth:internal"] } }),
+    ),
+    { grantedScopes: "item 0 must be one of: billing:read, tasks:write" },
   );
   t.same(
     details(
