@@ -5,7 +5,7 @@ APP ?= example
 NODE := node --import tsx
 export APP
 
-.PHONY: run test check migrate serve token bench lint typecheck format install clean-data
+.PHONY: run test check migrate serve token routes psql bench lint typecheck format install clean-data help
 
 run: node_modules ## install, start embedded Postgres (unless DATABASE_URL), migrate, seed, serve the example
 	$(NODE) cli/run.ts --app $(APP) --dev
@@ -22,23 +22,33 @@ migrate: node_modules ## write and apply APP's next migration (ALLOW_DATA_LOSS=1
 serve: node_modules ## migrate and serve APP
 	$(NODE) cli/run.ts --app $(APP)
 
-lint: node_modules
+lint: node_modules ## biome: lint and formatting check of the whole tree
 	npx biome check .
 
-format: node_modules
+format: node_modules ## biome: format the whole tree in place
 	npx biome check --write .
 
-typecheck: node_modules
+typecheck: node_modules ## tsc --noEmit over the whole tree
 	npx tsc --noEmit
 
-install node_modules: package-lock.json
+install node_modules: package-lock.json ## npm ci, when node_modules is missing or older than package-lock.json
 	@if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then npm ci; touch node_modules; fi
 
 clean-data: ## remove APP's embedded Postgres data
 	rm -rf $(APP)/.data
 
-token: node_modules ## a development token: make token CLAIMS='{"role":"member","userId":3,"companyId":1}'
+token: node_modules ## a development token for APP: make token CLAIMS='{"role":"member","userId":3,"companyId":1}'
 	@$(NODE) cli/token.ts --app $(APP)
+
+routes: node_modules ## list APP's routes: method, full path, type, roles, scopes, table or handler
+	@$(NODE) cli/routes.ts --app $(APP)
+
+psql: node_modules ## psql on APP's database (DATABASE_URL, or the embedded cluster)
+	@$(NODE) cli/psql.ts --app $(APP)
+
+# The list comes from the `## ` comments above: every target has one.
+help: ## list the targets, one line each
+	@awk -F':.*## ' '/^[a-z][a-z_ -]*:.*## / { split($$1, names, " "); printf "  %-11s %s\n", names[1], $$2 }' $(MAKEFILE_LIST)
 
 bench: node_modules ## the gateway vs a hand-written Fastify + pg server, both apps at scale; writes docs/benchmarks.md
 	BENCH_WRITE_DOCS=1 $(NODE) bench/run.ts

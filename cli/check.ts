@@ -4,13 +4,16 @@
 
 import { formatDiagnostics, readAppSchema } from "../app/load.ts";
 import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
+import { CHECK } from "./commands.ts";
 import { envFlag, parseArgs, runCli } from "./common.ts";
 
 runCli(async () => {
-  const { appDir } = parseArgs();
+  const { appDir } = parseArgs(CHECK);
   const result = readAppSchema(appDir);
-  for (const line of formatDiagnostics(result.file, "warning", result.warnings, result.routes)) console.log(line);
-  for (const line of formatDiagnostics(result.file, "error", result.errors, result.routes)) console.error(line);
+  for (const line of formatDiagnostics(result.file, "warning", result.warnings, result.routes))
+    console.log(line);
+  for (const line of formatDiagnostics(result.file, "error", result.errors, result.routes))
+    console.error(line);
   const summary = `${result.errors.length} error(s), ${result.warnings.length} warning(s)`;
   if (result.errors.length > 0 || !result.schema) {
     console.error(summary);

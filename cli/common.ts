@@ -5,40 +5,8 @@ import path from "node:path";
 import { AppError } from "../app/load.ts";
 import { type PostgresServer, providePostgres } from "../db/postgres.ts";
 
-export const DEFAULT_APP = "example";
-
-export interface CliArgs {
-  appDir: string;
-  flags: Set<string>;
-}
-
-/** `--app DIR` (or APP=DIR in the environment) and boolean `--flags`. */
-export function parseArgs(argv = process.argv.slice(2)): CliArgs {
-  const flags = new Set<string>();
-  let app = process.env.APP || DEFAULT_APP;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === "--app") {
-      const value = argv[++i];
-      if (!value) throw new AppError("--app needs a directory");
-      app = value;
-    } else if (arg.startsWith("--")) flags.add(arg.slice(2));
-    else throw new AppError(`unexpected argument "${arg}"`);
-  }
-  return { appDir: path.resolve(app), flags };
-}
-
-/** Runs a command; errors meant for the user print without a stack and exit 1. */
-export function runCli(main: () => Promise<number | undefined>): void {
-  main().then(
-    (code) => process.exit(code ?? 0),
-    (error: unknown) => {
-      if (error instanceof AppError) console.error(error.message);
-      else console.error(error);
-      process.exit(1);
-    },
-  );
-}
+// Argument parsing, `--help` and exit codes live in args.ts.
+export { type CliArgs, type Command, DEFAULT_APP, ENV, parseArgs, runCli, UsageError } from "./args.ts";
 
 /** The app's Postgres: DATABASE_URL, or the embedded cluster kept in `<app>/.data/postgres`. */
 export async function appPostgres(appDir: string): Promise<PostgresServer> {

@@ -2,10 +2,11 @@
 
 import { ensureDatabase } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
+import { MIGRATE } from "./commands.ts";
 import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
 
 runCli(async () => {
-  const { appDir, flags } = parseArgs();
+  const { appDir, flags } = parseArgs(MIGRATE);
   const allowDataLoss = flags.has("allow-data-loss") || envFlag("ALLOW_DATA_LOSS");
   const server = await appPostgres(appDir);
   try {

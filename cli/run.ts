@@ -11,12 +11,13 @@ import { readGatewayConfig } from "../gateway/config.ts";
 import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
 import { createPool, deriveGatewayUrl } from "../gateway/pool.ts";
 import { buildGateway } from "../gateway/server.ts";
+import { RUN } from "./commands.ts";
 import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
 import { devSecretFile, useDevSecret } from "./devSecret.ts";
 import { SEED_FILE, seedApp } from "./seed.ts";
 
 runCli(async () => {
-  const { appDir, flags } = parseArgs();
+  const { appDir, flags } = parseArgs(RUN);
   if (flags.has("dev") && useDevSecret(appDir)) {
     console.log(
       `JWT_SECRET unset: using the development secret in ${path.relative(process.cwd(), devSecretFile(appDir))}`,

@@ -1,19 +1,26 @@
-// `make token CLAIMS='{"role":"member","userId":3,"companyId":1}'`: a development token signed
-// with JWT_SECRET (HS256, one hour), for trying routes by hand. Issuing real tokens is a custom
-// login route's job.
+// `make token [APP=dir] CLAIMS='{"role":"member","userId":3,"companyId":1}'`: a development token
+// signed with JWT_SECRET, or APP's development secret (HS256, one hour), for trying routes by hand.
+// Issuing real tokens is a custom login route's job.
 
 import fs from "node:fs";
+import path from "node:path";
 import jwt from "jsonwebtoken";
 import { AppError } from "../app/load.ts";
+import { TOKEN } from "./commands.ts";
 import { parseArgs, runCli } from "./common.ts";
 import { devSecretFile, useDevSecret } from "./devSecret.ts";
 
 runCli(async () => {
   // Without JWT_SECRET, the app's development secret (the one `make run` uses), if there is one.
-  const { appDir } = parseArgs();
+  const { appDir } = parseArgs(TOKEN);
   if (!process.env.JWT_SECRET && fs.existsSync(devSecretFile(appDir))) useDevSecret(appDir);
   const secret = process.env.JWT_SECRET;
-  if (!secret) throw new AppError("JWT_SECRET is not set: use the same value as the server's");
+  if (!secret) {
+    const file = path.relative(process.cwd(), devSecretFile(appDir));
+    throw new AppError(
+      `JWT_SECRET is not set and ${file} does not exist: set JWT_SECRET to the server's, or run \`make run APP=${path.relative(process.cwd(), appDir) || "."}\` once (it creates that development secret)`,
+    );
+  }
   let claims: unknown;
   try {
     claims = JSON.parse(process.env.CLAIMS || "{}");
