@@ -167,12 +167,15 @@ t.test("the layer is deterministic and in the documented order", async (t) => {
     at(/^SET LOCAL search_path/),
     at(/CREATE ROLE "api_owner"/),
     at(/^DROP SCHEMA IF EXISTS "api" CASCADE/),
-    at(/^CREATE SCHEMA "api" AUTHORIZATION "api_owner"/),
+    at(/^CREATE SCHEMA "api"$/),
+    at(/^GRANT USAGE, CREATE ON SCHEMA "api" TO "api_owner"/),
     at(/^-- runtime/),
     at(/^CREATE VIEW "api"."company"/),
     at(/^CREATE POLICY "api_same_company" ON "public"."company"/),
     at(/^-- extra/),
     at(/^GRANT SELECT ON TABLE "api"."company"/),
+    at(/^REVOKE CREATE ON SCHEMA "api" FROM "api_owner"/),
+    at(/REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC, %I/),
   ];
   t.ok(
     order.every((i) => i >= 0),
