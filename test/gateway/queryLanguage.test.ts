@@ -105,6 +105,8 @@ t.test("the examples of the page's prose", async (t) => {
       },
     },
   });
+  const twice = await get("/api/v1/project?page=1&page=2");
+  t.same([twice.status, twice.body.error.details], [422, { page: "must be a single value" }], "sent twice");
   t.same(await ids("(dueDate,ne,2024-06-30)"), [1], "ne leaves NULLs out");
   t.same(await ids("(dueDate,ne,2024-06-30)or(dueDate,null)"), [1, 2]);
   t.same(await ids("(name, eq, Website Redesign )"), [2], "bare values lose surrounding blanks");
