@@ -5,7 +5,7 @@
 // because it is the request's shape that is wrong, not the caller's rights).
 // Each problem goes into `details` under the parameter's name, as the declared validators' do.
 
-import { writtenParams } from "../../generator/routes/kinds/write.ts";
+import { paramWrites } from "../../generator/routes/kinds/write.ts";
 import type { Column, StandardRoute, Table } from "../../generator/schema/types.ts";
 import { enumValues, pgType } from "../../generator/tables/columnType.ts";
 import type { ErrorDetails } from "../errors.ts";
@@ -136,9 +136,10 @@ export function compileColumnChecks(
   const declaredAssigned = route.request
     .filter((p) => assigned.has(p.name) && !read.has(p.name))
     .map((p) => p.name);
-  const checks = writtenParams(route, table).flatMap((p) => {
+  // Also a parameter written through an assignment (`label = $tag`): checked against `label`.
+  const checks = paramWrites(route, table).flatMap((p) => {
     const check = columnCheck(p.column);
-    return check ? [{ name: p.name, check }] : [];
+    return check ? [{ name: p.param, check }] : [];
   });
   return (params) => {
     let details: ErrorDetails | undefined;

@@ -270,6 +270,18 @@ t.test("write rules: absent, null and present, direct and through assignments", 
     t.same(await stored(gw, 1), FIRST);
   });
 
+  t.test("a value checked against the column an assignment writes it to, before SQL", async (t) => {
+    const before = gw.statements();
+    const res = await call(gw, "PATCH", "/api/v1/note/1", admin, { tag: "x".repeat(21), level: 2 ** 31 });
+    t.equal(res.status, 422);
+    t.same(res.body.error.details, {
+      tag: "must be at most 20 characters",
+      level: "must be between -2147483648 and 2147483647",
+    });
+    t.equal(gw.statements(), before, "no statement");
+    t.same(await stored(gw, 1), FIRST);
+  });
+
   t.test("a check on a column written from a parameter names the parameter", async (t) => {
     const res = await call(gw, "PATCH", "/api/v1/note/1", admin, { level: 11 });
     t.equal(res.status, 422);

@@ -57,7 +57,7 @@ function bodyValue(name: string, column: Column): Sql {
 const present = (name: string): Sql => sql`${PARAMS} ? ${literal(name)}`;
 
 /** A column a write may set from the request: a body parameter's own, or an assignment's `$param`. */
-interface ParamWrite {
+export interface ParamWrite {
   /** The request parameter. */
   param: string;
   column: Column;
@@ -69,7 +69,7 @@ interface ParamWrite {
  * The columns the request's parameters reach: `writtenParams`, then the assignments whose value
  * is a `$param`. Both follow the same absent / null / present rules.
  */
-function paramWrites(route: StandardRoute, table: Table): ParamWrite[] {
+export function paramWrites(route: StandardRoute, table: Table): ParamWrite[] {
   const out: ParamWrite[] = writtenParams(route, table).map((p) => ({
     param: p.name,
     column: p.column,
