@@ -46,7 +46,7 @@ const cases: PlanCase[] = [
     name: "GET /api/v1/user/all",
     route: "GET /api/v1/user/all",
     params: {},
-    warmCalls: 1,
+    warmCalls: 0,
     ctx: ANONYMOUS,
     sql: `SELECT json_build_object('data', COALESCE(json_agg(json_build_object('id', u."id",
             'createdOn', u."createdOn", 'modifiedOn', u."modifiedOn", 'firstName', u."firstName",
@@ -63,7 +63,7 @@ const cases: PlanCase[] = [
     name: "GET /api/v1/order/all",
     route: "GET /api/v1/order/all",
     params: {},
-    warmCalls: 1,
+    warmCalls: 0,
     ctx: ANONYMOUS,
     sql: `SELECT json_build_object('data', COALESCE(json_agg(json_build_object('id', o."id",
             'userFirstName', u."firstName", 'userLastName', u."lastName", 'companyName', c."name")
@@ -91,13 +91,13 @@ const cases: PlanCase[] = [
             'lastName', u."lastName",
             'orderCount', (SELECT COUNT(*) FROM "order" WHERE "order"."userId" = u."id")) ORDER BY u."id"), '[]'))
           FROM "user" u WHERE EXISTS (SELECT 1 FROM "order" WHERE "order"."userId" = u."id")`,
-    warmCalls: 1,
+    warmCalls: 0,
   },
   {
     name: "GET /api/v1/user/with-orders",
     route: "GET /api/v1/user/with-orders",
     params: {},
-    warmCalls: 1,
+    warmCalls: 0,
     ctx: USER,
     sql: `SELECT json_build_object('data', COALESCE(json_agg(json_build_object('id', u."id",
             'firstName', u."firstName", 'lastName', u."lastName", 'order', COALESCE(o.list, '[]')) ORDER BY u."id"), '[]'))
@@ -109,7 +109,7 @@ const cases: PlanCase[] = [
     name: "GET /api/v1/item/all",
     route: "GET /api/v1/item/all",
     params: {},
-    warmCalls: 1,
+    warmCalls: 0,
     ctx: ANONYMOUS,
     sql: `SELECT json_build_object('data', COALESCE(json_agg(json_build_object('id', i."id",
             'createdOn', i."createdOn", 'modifiedOn', i."modifiedOn", 'orderAmountCents', o."amountCents")
