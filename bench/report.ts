@@ -106,12 +106,13 @@ ${tables}
   is the ceiling, not a peer. The gateway verifies the token, checks the route's roles, validates
   and coerces every parameter, and calls the route function as \`api_gateway\` (views, row-level
   security, column masks).
-  Earlier versions of it lost to the gateway on two cases because they did more than needed:
-  they verified the token's signature on every request (the gateway's cost, not the ceiling's),
-  and their PAGED statement counted the total with \`count(*) OVER ()\` over every matching row
-  before the LIMIT. Now the caller is read from the token unverified, the page is cut in a derived
-  table before any JSON or join is built, the total is a separate \`count(*)\`, and every joined
-  table carries the tenant predicate so Postgres reaches it by index.
+  The issue's first measurement had the gateway beat an earlier version of it on two cases;
+  what that version did beyond the ceiling, and this one does not: it verified the token's
+  signature on every request (the gateway's cost, not the ceiling's); its PAGED statement counted
+  the total with \`count(*) OVER ()\` across every matching row before the LIMIT; its joins lacked
+  the tenant predicate. Now the caller is read from the token unverified, the page is cut in a
+  derived table before any join or JSON is built, the total is a separate \`count(*)\`, and every
+  joined table carries the tenant predicate, so Postgres reaches it by index.
 - Both servers answer every case with the same status and JSON (checked before timing; new ids and
   timestamps aside). Rounds alternate between the two servers, ${s.CONNECTIONS} connections each (autocannon),
   after an uncounted warm-up round; req/s, p50 and p99 are means over the rounds.
