@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { Test } from "tap";
-import { routeFunctionName } from "../../generator/routes/index.ts";
+import { routeFunctionName, routeFunctionStatementsFor } from "../../generator/routes/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { TemplateName } from "../harness/templates.ts";
 
@@ -61,14 +61,21 @@ export interface PlanDb {
   bigTables: Set<string>;
 }
 
-/** A copy of `template` with `seeds` run into it (once per test file), and two connections. */
+/**
+ * A copy of `template` with `seeds` run into it (once per test file), and two connections.
+ * `extraRoutes` (schema JSON) join the first endpoint group; their functions are created in the
+ * copy, so routes beyond the app's own are checked without migrating another database.
+ */
 export async function planDatabase(
   t: Test,
   template: TemplateName,
   schemaFile: string,
   seeds: string[],
+  extraRoutes: unknown[] = [],
 ): Promise<PlanDb> {
-  const loaded = loadSchema(JSON.parse(fs.readFileSync(schemaFile, "utf8")));
+  const json = JSON.parse(fs.readFileSync(schemaFile, "utf8"));
+  json.endpoints[0].routes.push(...extraRoutes);
+  const loaded = loadSchema(json);
   if (!loaded.schema) throw new Error(`${schemaFile} does not load`);
   const schema = loaded.schema;
   const { testDatabase } = await harness();
@@ -85,6 +92,12 @@ export async function planDatabase(
   };
   const su = await open();
   for (const seed of seeds) await su.query(seed);
+  const group = schema.endpoints[0];
+  for (const route of group?.routes.slice(group.routes.length - extraRoutes.length) ?? []) {
+    if (!("table" in route)) throw new Error(`extra route ${route.path} is not a standard route`);
+    for (const statement of routeFunctionStatementsFor(schema, route, group as NonNullable<typeof group>))
+      await su.query(statement);
+  }
   // Route functions set UTC for themselves; the hand-written statements need the same.
   await su.query("SET timezone = 'UTC'");
 

@@ -1,10 +1,13 @@
 // Plan check, the Restura fixture at the bench's scale (1,000 companies, 10,000 users, 50,000
 // orders, 100,000 items): every read route's statements must touch no more than BOUNDS allows
-// over the best hand-written statement for the same answer.
+// over the best hand-written statement for the same answer. Also the two routes `make bench`
+// adds to the fixture (bench/restura.routes.json): the shapes the gateway once served worst.
 
 import t from "tap";
 import { RESTURA_FIXTURE } from "../harness/templates.ts";
 import { checkPlans, type PlanCase, planDatabase, read } from "./plan.ts";
+
+const BENCH_ROUTES = JSON.parse(read("bench/restura.routes.json")) as unknown[];
 
 const USER = { role: "user", scopes: ["read:user"], userId: 1234, companyId: 235 };
 const ADMIN = { role: "admin", scopes: [], userId: 1000, companyId: 1 };
@@ -146,12 +149,42 @@ const cases: PlanCase[] = [
     sql: userPage(`AND u."lastName" ILIKE 'Last12%'`, `u."createdOn" DESC, u."id" DESC`),
     values: [20, 20],
   },
+  {
+    name: "GET /api/v1/bench/company/:companyId/users (two-level subquery)",
+    route: "GET /api/v1/bench/company/:companyId/users",
+    params: { companyId: 235 },
+    ctx: USER,
+    sql: `SELECT json_build_object('data', COALESCE(json_agg(json_build_object('id', u."id",
+            'firstName', u."firstName", 'lastName', u."lastName",
+            'orders', (SELECT COALESCE(json_agg(json_build_object('id', o."id", 'amountCents', o."amountCents",
+                'createdOn', o."createdOn",
+                'items', (SELECT COALESCE(json_agg(json_build_object('id', i."id", 'createdOn', i."createdOn")
+                    ORDER BY i."id"), '[]') FROM "item" i WHERE i."orderId" = o."id")) ORDER BY o."id"), '[]')
+              FROM "order" o WHERE o."userId" = u."id")) ORDER BY u."id"), '[]'))
+          FROM "user" u WHERE u."companyId" = $1`,
+    values: [235],
+  },
+  {
+    name: "GET /api/v1/bench/company/:companyId/orders (two joins)",
+    route: "GET /api/v1/bench/company/:companyId/orders",
+    params: { companyId: 235 },
+    ctx: USER,
+    sql: `SELECT json_build_object('data', COALESCE(json_agg(json_build_object('id', o."id",
+            'amountCents', o."amountCents", 'createdOn', o."createdOn", 'userFirstName', u."firstName",
+            'userLastName', u."lastName", 'companyName', c."name") ORDER BY o."id"), '[]'))
+          FROM "user" u JOIN "order" o ON o."userId" = u."id" JOIN "company" c ON c."id" = u."companyId"
+          WHERE u."companyId" = $1`,
+    values: [235],
+  },
 ];
 
 t.test("Restura fixture: route plans against hand-written plans", async (t) => {
-  const db = await planDatabase(t, "tpl_restura", RESTURA_FIXTURE, [
-    read("test/routes/restura.seed.sql"),
-    read("test/plans/restura.scale.sql"),
-  ]);
+  const db = await planDatabase(
+    t,
+    "tpl_restura",
+    RESTURA_FIXTURE,
+    [read("test/routes/restura.seed.sql"), read("test/plans/restura.scale.sql")],
+    BENCH_ROUTES,
+  );
   checkPlans(t, db, cases, KNOWN_BAD);
 });
