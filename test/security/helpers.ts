@@ -188,6 +188,7 @@ export const HOSTILE_VALUES: unknown[] = [
   SQL_TEXT,
   `1; DROP SCHEMA api CASCADE; --`,
   `"quoted" \\ backslash $1 $fn$ %s %I`,
+  "NUL \u0000 inside",
   "x".repeat(200_000),
   -1,
   1e308,
