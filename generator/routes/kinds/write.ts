@@ -3,10 +3,11 @@
 // ARRAY) only matters for DELETE (ONE: exactly one row, ARRAY: every match).
 //
 // Writes go to the table `public."<table>"` (as api_owner: row-level security holds, USING and
-// WITH CHECK); rows are selected through the API views, with the route's joins and where, exactly
-// as a read would see them, and locked (`FOR UPDATE OF <base>`) before anything is written. The
-// response is read back in a second statement through the views, by primary key, in the
-// route's response shape (a data-modifying CTE's rows are invisible to a sibling SELECT).
+// WITH CHECK); rows are selected as a read selects them (the tables with the views' column
+// masks, select.ts / source.ts), with the route's joins and where, and locked
+// (`FOR UPDATE OF <base>`) before anything is written. The response is read back in a second
+// statement the same way, by primary key, in the route's response shape (a data-modifying CTE's
+// rows are invisible to a sibling SELECT).
 //
 // Columns written: the request parameters that name a column of the base table, minus path
 // parameters (they select, never set) and minus assigned columns (the assignment always wins),
@@ -157,7 +158,7 @@ function keyMatch(alias: string, table: Table): Sql {
 }
 
 /**
- * Selects (through the views, joins and where) and locks at most two matching rows; none is
+ * Selects (as reads do: tables, masks, joins and where) and locks at most two matching rows; none is
  * A0404, two A0409. The key variables then hold the one row's primary key.
  */
 function lockOne(route: StandardRoute, q: CompiledQuery, table: Table, indent: string): Sql[] {
