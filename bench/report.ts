@@ -43,8 +43,8 @@ const n = (x: number | undefined, digits = 0) =>
 
 function table(results: Result[]): string {
   const rows = [
-    "| case | req/s gateway | req/s hand-written | ratio | p50 / p99 ms gateway | p50 / p99 ms hand-written | gateway RSS MB | CPU % gateway / hand-written | Postgres CPU % gateway / hand-written | pgbench tps gateway statement / hand-written |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| case | req/s gateway | req/s hand-written | ratio | p50 / p99 ms gateway | p50 / p99 ms hand-written | gateway RSS MB | CPU % gateway / hand-written | Postgres CPU % gateway / hand-written | pgbench tps gateway statement / hand-written | ceiling ratio |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of results) {
     const g = r.gateway;
@@ -52,7 +52,8 @@ function table(results: Result[]): string {
     rows.push(
       `| ${r.name} | ${n(g.rps)} | ${n(b.rps)} | **${n(g.rps / b.rps, 2)}** | ${n(g.p50)} / ${n(g.p99)} | ` +
         `${n(b.p50)} / ${n(b.p99)} | ${n(g.rss)} | ${n(g.cpu)} / ${n(b.cpu)} | ${n(g.pgCpu)} / ${n(b.pgCpu)} | ` +
-        `${r.pgbench ? `${n(r.pgbench.gateway)} / ${n(r.pgbench.baseline)}` : "-"} |`,
+        `${r.pgbench ? `${n(r.pgbench.gateway)} / ${n(r.pgbench.baseline)}` : "-"} | ` +
+        `${r.pgbench?.gateway && r.pgbench.baseline ? n(r.pgbench.gateway / r.pgbench.baseline, 2) : "-"} |`,
     );
   }
   return rows.join("\n");
@@ -119,6 +120,9 @@ ${tables}
 - CPU: the server process's user + system time, and the whole Postgres cluster's (postmaster and
   every backend, from /proc), during that server's rounds, as % of one core. RSS: the gateway's
   resident memory, highest after a round.
+- ratio: gateway req/s over hand-written req/s (1.00: as fast as the ceiling). ceiling ratio: the
+  same for the two statements alone under pgbench; where it is well below the HTTP ratio the
+  gap is in Postgres (the route function's statement), where it is near 1 the gap is in Node.
 - pgbench: the gateway's own statement (\`SELECT api."<route>"(params, ctx)\`) and the hand-written
   one, each alone, prepared, 4 clients, ${s.PGBENCH_SECONDS} s: what Postgres can do for each without HTTP or Node.
 - Writes (POST, PATCH, DELETE) change rows: PATCH is spread over many rows, DELETE removes a
