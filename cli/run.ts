@@ -9,7 +9,8 @@ import { migrateApp } from "../db/migrate.ts";
 import { loadAuthenticator } from "../gateway/auth/index.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
 import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
-import { createPool, deriveGatewayUrl } from "../gateway/pool.ts";
+import { readRateLimitConfig } from "../gateway/http/rateLimit.ts";
+import { createPool, deriveGatewayUrl, deriveServiceUrl, serviceDatabaseUrl } from "../gateway/pool.ts";
 import { buildGateway } from "../gateway/server.ts";
 import { RUN } from "./commands.ts";
 import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
@@ -55,8 +56,9 @@ runCli(async () => {
       console.warn(`ALLOW_MISSING_HANDLERS=1: these routes answer 501 NOT_IMPLEMENTED:\n${lines}`);
     }
     const pool = createPool(config.gatewayDatabaseUrl ?? (await deriveGatewayUrl(url)), config.poolSize);
-    // req.service: the migrating connection, for trusted handler code only (docs/handlers.md).
-    const servicePool = createPool(url, 2);
+    // req.service: role api_service (not the migrating superuser), for trusted handler code only
+    // (docs/handlers.md).
+    const servicePool = createPool(serviceDatabaseUrl() ?? (await deriveServiceUrl(url)), 2);
     const authenticate = await loadAuthenticator(appDir, schema);
     console.log(authenticate.summary);
     if (authenticate.warning) console.warn(authenticate.warning);
@@ -68,6 +70,7 @@ runCli(async () => {
       handlers,
       allowMissingHandlers,
       servicePool,
+      rateLimit: readRateLimitConfig(),
     });
     await app.listen({ port: config.port, host: config.host });
     console.log(`serving ${path.basename(appDir)} on http://${config.host}:${config.port}`);

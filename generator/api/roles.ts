@@ -1,4 +1,4 @@
-// The two cluster-wide roles of the API layer (docs/architecture.md "Database roles"), created
+// The three cluster-wide roles of the API layer (docs/architecture.md "Database roles"), created
 // idempotently: CREATE ROLE has no IF NOT EXISTS, so a DO block checks pg_roles, tolerates a
 // concurrent migrate creating the same role, and resets the attributes only when they differ
 // (ALTER ROLE on every run would make parallel migrates of one cluster collide).
@@ -6,7 +6,7 @@
 // What the migrating user (DATABASE_URL's) needs:
 // - a superuser: nothing else (the embedded cluster's case);
 // - otherwise: owner of the tables and CREATE on the database (for schema `api`), and either
-//   CREATEROLE (it creates both roles and grants itself `api_owner`; on Postgres 16+ it has
+//   CREATEROLE (it creates the roles and grants itself `api_owner`; on Postgres 16+ it has
 //   ADMIN on the roles it created) or, when an administrator created the roles, membership of
 //   `api_owner` (`GRANT api_owner TO <migrating user>`), which it needs to own schema `api`'s
 //   objects through `api_owner`. Table owners are not subject to row-level security, so that
@@ -14,6 +14,7 @@
 
 import { ident, literal, type Sql, sql } from "../sql/sql.ts";
 import { API_GATEWAY, API_OWNER } from "./names.ts";
+import { API_SERVICE, SERVICE_ATTRIBUTES } from "./service.ts";
 
 export function roleStatements(): string[] {
   return [
@@ -27,14 +28,23 @@ export function roleStatements(): string[] {
       sql`LOGIN NOINHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOREPLICATION`,
       sql`rolcanlogin AND NOT rolinherit AND NOT rolsuper AND NOT rolbypassrls AND NOT rolcreatedb AND NOT rolcreaterole AND NOT rolreplication`,
     ),
-    // The gateway must never be able to become the owner role (it would skip the views).
-    sql`DO $do$
+    ensureRole(API_SERVICE, SERVICE_ATTRIBUTES.attributes, SERVICE_ATTRIBUTES.expected),
+    // The gateway must never be able to become the owner role (it would skip the views) nor the
+    // service role (it would skip the API), and the service role never the owner (it could
+    // rewrite schema api's views and functions, which the gateway runs).
+    ...[
+      [API_GATEWAY, API_OWNER],
+      [API_GATEWAY, API_SERVICE],
+      [API_SERVICE, API_OWNER],
+    ].map(([member, role]) =>
+      sql`DO $do$
 BEGIN
-  IF pg_catalog.pg_has_role(${literal(API_GATEWAY)}, ${literal(API_OWNER)}, 'MEMBER') THEN
-    REVOKE ${ident(API_OWNER)} FROM ${ident(API_GATEWAY)} CASCADE;
+  IF pg_catalog.pg_has_role(${literal(member as string)}, ${literal(role as string)}, 'MEMBER') THEN
+    REVOKE ${ident(role as string)} FROM ${ident(member as string)} CASCADE;
   END IF;
 END
 $do$`.toString(),
+    ),
     // A non-superuser migrating user needs to be a member of api_owner to hand objects to it.
     sql`DO $do$
 BEGIN

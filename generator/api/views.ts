@@ -3,8 +3,10 @@
 // column rule, and a table with roles/scopes shows rows only to callers that pass the table rule.
 // Rows are filtered by the table's row-level-security policies, which bind api_owner, the view's
 // owner. So a connection without settings sees only public tables and public columns, and no row
-// of a table with policies.
+// of a table with policies. Private columns are not in the view at all: no role, scope or forged
+// context can make them appear (their SELECT is not granted either, grants.ts).
 
+import { readableColumns } from "../schema/privateColumns.ts";
 import type { Column, Table } from "../schema/types.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
 import { tableRef } from "../tables/names.ts";
@@ -27,7 +29,7 @@ function viewColumn(column: Column): Sql {
 }
 
 export function viewStatements(table: Table): string[] {
-  const columns = join(table.columns.map(viewColumn), ",\n  ");
+  const columns = join(readableColumns(table).map(viewColumn), ",\n  ");
   const where = isRestricted(table) ? sql`\nWHERE ${allowedCheck(table.roles, table.scopes)}` : sql``;
   return [
     sql`CREATE VIEW ${viewRef(table.name)} WITH (security_barrier) AS\nSELECT\n  ${columns}\nFROM ${tableRef(table.name)}${where}`.toString(),

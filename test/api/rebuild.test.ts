@@ -42,7 +42,8 @@ async function layerState(db: pg.Client) {
 t.test("rebuilding is idempotent and keeps the data", async (t) => {
   const { url, su } = await seededExample(t);
   const before = await layerState(su);
-  t.ok(before.views.length === 8 && before.policies.length === 10, "the example's layer is there");
+  // 10 from the schema's policies and table rules, and api:service on each of the 8 tables.
+  t.ok(before.views.length === 8 && before.policies.length === 18, "the example's layer is there");
   const schema = readAppSchema(path.join(REPO, "example")).schema;
   if (!schema) throw new Error("example schema");
   await rebuildApiLayer(su, schema);
@@ -74,9 +75,10 @@ t.test("a hand-written policy on a schema table does not survive a rebuild", asy
   const schema = readAppSchema(path.join(REPO, "example")).schema;
   if (!schema) throw new Error("example schema");
   await rebuildApiLayer(su, schema);
-  t.same(await rows(su, "SELECT policyname FROM pg_policies WHERE tablename = 'task'"), [
-    { policyname: "api_same_company" },
-  ]);
+  const names = (await rows(su, "SELECT policyname FROM pg_policies WHERE tablename = 'task'")).map(
+    (r) => r.policyname,
+  );
+  t.same(names.sort(), ["api:service", "api_same_company"]);
 });
 
 const doc = (extra: ReturnType<typeof column>[] = [], where: unknown[] = []) =>
@@ -148,7 +150,8 @@ t.test("a migration that fails leaves the previous layer in place", async (t) =>
   t.same(await rows(gw, `SELECT title FROM api."Doc"`), [{ title: "b" }], "views and policies are back");
   t.equal(
     Number((await su.query(`SELECT count(*) AS n FROM pg_policies WHERE tablename = 'Doc'`)).rows[0]?.n),
-    1,
+    2,
+    "its policy and api:service",
   );
 });
 
@@ -156,14 +159,17 @@ t.test("the Restura template gets the layer too (tables without policies: all ro
   const url = await testDatabase(t, "tpl_restura");
   const su = await connect(t, url);
   const policies = await rows(su, `SELECT tablename, policyname FROM pg_policies ORDER BY 1`);
+  const tables = ["company", "item", "order", "user"];
   t.same(
-    policies.map((p) => p.policyname),
-    policies.map(() => "api:all_rows"),
+    tables.map((table) =>
+      policies
+        .filter((p) => p.tablename === table)
+        .map((p) => p.policyname)
+        .sort(),
+    ),
+    tables.map(() => ["api:all_rows", "api:service"]),
   );
-  t.same(
-    policies.map((p) => p.tablename),
-    ["company", "item", "order", "user"],
-  );
+  t.same([...new Set(policies.map((p) => p.tablename))], tables);
   const views = await rows(
     su,
     `SELECT relname FROM pg_class WHERE relnamespace = 'api'::regnamespace AND relkind = 'v' ORDER BY 1`,

@@ -83,7 +83,7 @@ function probeApp(t: Parameters<typeof scratchApp>[0]) {
   getProbeApiError(req, res) { return req.db.call("GET", "/api/v1/task/:id", { id: 9 }); }
   getProbeTwice(req, res) { res.sendData(1); res.sendData(2); }
   async getProbeUsers(req, res) {
-    const r = await req.db.query('SELECT "id", "companyId", "passwordHash", "lastLoginOn" FROM "user" ORDER BY "id"');
+    const r = await req.db.query('SELECT "id", "companyId", "lastLoginOn" FROM "user" ORDER BY "id"');
     res.sendData(r.rows);
   }
   async getProbeTasks(req, res) {
@@ -183,7 +183,6 @@ t.test("req.db runs as the caller: row policies and column rules hold", async (t
   const rows = JSON.parse(users.body).data as {
     id: string;
     companyId: string;
-    passwordHash: unknown;
     lastLoginOn: unknown;
   }[];
   t.same(
@@ -192,7 +191,8 @@ t.test("req.db runs as the caller: row policies and column rules hold", async (t
     "only Acme's users: another company's rows are invisible",
   );
   t.ok(
-    rows.every((r) => r.passwordHash === null && r.lastLoginOn === null),
+    // (passwordHash is private: not in the view at all, test/security/privateColumns.test.ts.)
+    rows.every((r) => r.lastLoginOn === null),
     "hidden columns are null",
   );
 

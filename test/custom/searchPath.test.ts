@@ -2,7 +2,9 @@
 // stand in for it. Temporary tables live as long as the pooled connection, so one handler's
 // `CREATE TEMP TABLE "task"` would otherwise change what every later handler on that connection
 // reads as `FROM "task"`. Real pool, real role (api_gateway), one connection so both sessions
-// share it.
+// share it. The layer revokes TEMPORARY from api_gateway (generator/api/layer.ts); this test
+// grants it back on its own database, as an operator's database might, because the search_path
+// must hold on its own.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -19,6 +21,7 @@ t.test("a temporary table does not shadow an API view for req.db", async (t) => 
   const url = await testDatabase(t, "tpl_example");
   const su = await connect(t, url);
   await su.query(fs.readFileSync(path.join(REPO, "example/seed.sql"), "utf8"));
+  await su.query(`GRANT TEMPORARY ON DATABASE "${new URL(url).pathname.slice(1)}" TO api_gateway`);
   const gatewayUrl = new URL(url);
   gatewayUrl.username = "api_gateway";
   gatewayUrl.password = GATEWAY_TEST_PASSWORD;

@@ -16,7 +16,7 @@ import { createPool } from "../../gateway/pool.ts";
 import { buildGateway } from "../../gateway/server.ts";
 import type { Schema } from "../../generator/schema/types.ts";
 import { connect, testDatabase } from "./db.ts";
-import { GATEWAY_TEST_PASSWORD } from "./gatewayRole.ts";
+import { GATEWAY_TEST_PASSWORD, SERVICE_TEST_PASSWORD } from "./gatewayRole.ts";
 import { REPO, RESTURA_FIXTURE, type TemplateName } from "./templates.ts";
 
 export const JWT_SECRET = "a-test-secret-of-at-least-thirty-two-bytes!";
@@ -115,8 +115,11 @@ async function serve(
     readAuthConfig({ JWT_SECRET }) as Parameters<typeof builtInAuthenticator>[0],
     schema.globalParams,
   );
-  // req.service: the migrating (superuser) connection, as `make serve` gives it.
-  const servicePool = createPool(url, 2);
+  // req.service: role api_service, as `make serve` gives it.
+  const serviceUrl = new URL(url);
+  serviceUrl.username = "api_service";
+  serviceUrl.password = SERVICE_TEST_PASSWORD;
+  const servicePool = createPool(serviceUrl.toString(), 2);
   const handlers = await loadHandlers(appDir, schema);
   const app = buildGateway({
     schema,
