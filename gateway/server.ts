@@ -27,6 +27,7 @@ import { clientErrorHandler } from "./http/clientError.ts";
 import { registerCors } from "./http/cors.ts";
 import { jsonBodies } from "./http/jsonBody.ts";
 import { unknownRoutes } from "./http/methods.ts";
+import { type RateLimitSettings, registerRateLimits } from "./http/rateLimit.ts";
 import { requestId } from "./http/requestId.ts";
 import { serverTimeouts } from "./http/timeouts.ts";
 import { compileColumnChecks } from "./request/columns.ts";
@@ -51,8 +52,10 @@ export interface GatewayDeps {
    * was expected. Off by default: a missing handler stops `buildGateway` (docs/handlers.md).
    */
   allowMissingHandlers?: boolean;
-  /** The privileged connection behind `req.service` (the migrating user); absent: unavailable. */
+  /** The connection behind `req.service` (role api_service, docs/handlers.md); absent: unavailable. */
   servicePool?: pg.Pool;
+  /** Rate limits: a default for every route, and where counters live (gateway/http/rateLimit.ts). */
+  rateLimit?: RateLimitSettings;
 }
 
 /** Thrown by buildGateway when custom routes lack handlers; `problems` are one line each. */
@@ -72,6 +75,7 @@ export function buildGateway({
   allowMissingHandlers = false,
   servicePool,
   logStream,
+  rateLimit,
 }: GatewayDeps): FastifyInstance {
   // Globals checked against the schema's types, refusals logged (gateway/auth/guard.ts).
   const authenticate = guardedAuthenticator(appAuthenticate, schema);
@@ -108,6 +112,7 @@ export function buildGateway({
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  registerRateLimits(app, schema, rateLimit);
   unknownRoutes(app);
   jsonBodies(app);
   registerCors(app, config.corsOrigins);

@@ -3,8 +3,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import bcrypt from "bcryptjs";
 import jwt from "jsonwebtoken";
+import { MAX_PASSWORD_BYTES, passwordTooLong, verifyPassword } from "../../../../gateway/custom/hashPool.ts";
 import type { HandlerContext, HandlerRequest, HandlerResponse } from "../../../../gateway/custom/types.ts";
 import { checkUpload, IMAGES } from "../../fileTypes.ts";
 import { issueTokens, type TokenUser, uploadRoot, verifyRefreshToken } from "../../tokens.ts";
@@ -44,9 +44,17 @@ export default class UserHandlers {
 
   async postUserLogin(req: HandlerRequest<{ username: string; password: string }>, res: HandlerResponse) {
     const { username, password } = req.data;
+    // Before any work: bcrypt reads only 72 bytes, so a longer password would match whatever
+    // shares its first 72 (docs/handlers.md "Passwords").
+    if (passwordTooLong(password)) {
+      return res.sendError("VALIDATION_ERROR", undefined, {
+        password: `must be at most ${MAX_PASSWORD_BYTES} bytes`,
+      });
+    }
     const found = await req.service.query<UserRow>(USER_BY(`lower("email") = lower($1)`), [username]);
     const row = found.rows[0];
-    const ok = await bcrypt.compare(password, row?.passwordHash ?? DUMMY_HASH);
+    // On a worker thread (gateway/custom/hashPool.ts): the event loop keeps serving meanwhile.
+    const ok = await verifyPassword(password, row?.passwordHash ?? DUMMY_HASH);
     if (!row || !ok) return res.sendError("UNAUTHORIZED", INVALID);
     if (!row.isActive) return res.sendError("FORBIDDEN", "This account is inactive");
     await req.service.query(`UPDATE public."user" SET "lastLoginOn" = now() WHERE "id" = $1`, [row.id]);
