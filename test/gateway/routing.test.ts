@@ -68,5 +68,7 @@ t.test("a literal segment beats a :param declared before it", async (t) => {
     "not the literal: the :id route, which wants a number",
   );
   t.equal((await get("/thing/1")).status, 404, "paths live under the group's baseUrl");
-  t.equal((await gw.request({ method: "POST", url: "/api/v1/thing/1" })).statusCode, 404, "GET only");
+  const post = await gw.request({ method: "POST", url: "/api/v1/thing/1" });
+  t.equal(post.statusCode, 405, "GET only: 405 METHOD_NOT_ALLOWED");
+  t.equal(post.headers.allow, "GET, HEAD", "with Allow");
 });
