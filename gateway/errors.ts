@@ -1,7 +1,9 @@
-// The error registry (DESIGN principle 6): one table maps each error code to its HTTP status and
-// default message. Clients only ever see `{error: {code, message, details?}}` built from an
-// ApiError; Postgres errors are mapped by SQLSTATE, never by matching message text, and only
-// messages known to be safe (raised by generated code with our own SQLSTATEs) reach clients.
+// The error registry (docs/architecture.md "Principles": errors are a registry; the table is
+// docs/errors.md, checked against this file by test/gateway/errorsDoc.test.ts): one table maps
+// each error code to its HTTP status and default message. Clients only ever see
+// `{error: {code, message, details?}}` built from an ApiError; Postgres errors are mapped by
+// SQLSTATE, never by matching message text, and only messages known to be safe (raised by
+// generated code with our own SQLSTATEs) reach clients.
 
 export const ERRORS = {
   BAD_REQUEST: { status: 400, message: "Malformed request" },

@@ -1,6 +1,6 @@
 // The Fastify gateway: a route table compiled from the schema, the error envelope, and the
 // liveness/readiness endpoints. Routing by method + path is Fastify's (find-my-way): a literal
-// segment beats a `:param` whatever the order in the schema (SPEC 2).
+// segment beats a `:param` whatever the order in the schema (docs/schema.md "Routes").
 
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -158,7 +158,8 @@ export function buildGateway({
         method: route.method,
         url: `${group.baseUrl}${route.path}`,
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
-          // Set first, so an error answer of a deprecated route carries them too (SPEC 9).
+          // Set first, so an error answer of a deprecated route carries them too
+          // (docs/schema.md "Deprecation").
           reply.headers(run.deprecation);
           const auth = await authenticate(request);
           const out = await run(pool, auth, {

@@ -41,7 +41,7 @@ LANGUAGE sql STABLE PARALLEL SAFE
 RETURN COALESCE(pg_catalog.cardinality(scopes), 0) OPERATOR(pg_catalog.=) 0
   OR COALESCE(scopes OPERATOR(pg_catalog.<@) api.ctx_scopes(), false);
 
--- The table and column rule of SPEC section 6: roles non-empty: the role must be one of them;
+-- The table and column rule of docs/permissions.md: roles non-empty: the role must be one of them;
 -- else scopes non-empty: the caller must hold all of them; else true (public).
 CREATE FUNCTION api.allowed(roles text[], scopes text[]) RETURNS boolean
 LANGUAGE sql STABLE PARALLEL SAFE

@@ -1,6 +1,6 @@
 // From an authentication result to what the rest of the gateway needs: the route-level
-// permission check (SPEC 4 and 6) and the `ctx` object every route function receives
-// (docs/architecture.md "Caller context"). Pure functions.
+// permission check (docs/authentication.md "Route rules: 401 or 403") and the `ctx` object every
+// route function receives (docs/architecture.md "Caller context"). Pure functions.
 
 import { globalNames } from "./claims.ts";
 import {
@@ -104,8 +104,9 @@ function forbidden(): RouteDenial {
 }
 
 /**
- * The table and column rule (SPEC 6): `roles` non-empty, the caller's role must be one of them;
- * else `scopes` non-empty, the caller must hold them all; else anyone, anonymous callers too.
+ * The table and column rule (docs/permissions.md, rows "table" and "column"): `roles` non-empty,
+ * the caller's role must be one of them; else `scopes` non-empty, the caller must hold them all;
+ * else anyone, anonymous callers too.
  */
 export function allowedFor(
   access: { roles: readonly string[]; scopes: readonly string[] },

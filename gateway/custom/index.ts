@@ -1,4 +1,4 @@
-// Custom routes (SPEC 8, docs/handlers.md): handler loading, the handler contract, uploads.
+// Custom routes (docs/handlers.md): handler loading, the handler contract, uploads.
 
 export { type CallableRoute, callerSession, serviceDb } from "./db.ts";
 export {

@@ -1,4 +1,4 @@
-// Loading custom-route handlers (SPEC 8): `<app>/src/api/<version>/<segment>.api.<version>.ts`,
+// Loading custom-route handlers (docs/handlers.md): `<app>/src/api/<version>/<segment>.api.<version>.ts`,
 // one default-exported class per file, instantiated once, one method per route (named by
 // generator/schema/handlers.ts, or the route's `action`). Everything is imported at start-up, so a
 // missing file or method is reported before the first request, naming what was expected.

@@ -1,4 +1,4 @@
-// A custom route as the gateway runs it (SPEC 8): route check -> uploads (multipart) ->
+// A custom route as the gateway runs it (docs/handlers.md): route check -> uploads (multipart) ->
 // validation (parameters, or the whole requestType) -> the handler method with `req`/`res`,
 // raced against a timeout -> commit or roll back the handler's transaction -> the answer.
 

@@ -1,4 +1,4 @@
-// The custom-handler contract (SPEC 8, docs/handlers.md): what a handler method receives and how
+// The custom-handler contract (docs/handlers.md, "The contract"): what a handler method receives and how
 // it answers. App handler files import these types.
 
 import type { GlobalValue } from "../auth/types.ts";

@@ -1,4 +1,4 @@
-// Multipart uploads for `fileUploadType` routes (SPEC 8): files stream to a temporary directory
+// Multipart uploads for `fileUploadType` routes (docs/handlers.md): files stream to a temporary directory
 // (one per request, removed after the request), other fields are collected as text for the
 // route's request validation. SINGLE takes one file in field `file`, MULTIPLE up to the
 // configured count in field `files`. Limits: 413 PAYLOAD_TOO_LARGE; a file in another field: 400.

@@ -1,4 +1,4 @@
-// Restura's filter syntax (SPEC section 3, "Filter syntax") -> the filter AST of docs/architecture.md.
+// Restura's filter syntax (docs/query-language.md, "The filter") -> the filter AST of docs/architecture.md.
 // A hand-written scanner and recursive-descent parser: linear time, no regular expressions, and a
 // recursion depth bounded by `maxDepth`, so no filter can make it backtrack or overflow the stack.
 //

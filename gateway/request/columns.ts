@@ -1,5 +1,5 @@
 // Write routes: the body's values checked against the columns they are written to, before any
-// SQL (SPEC 3 "Standard writes", issue 4): text length, integer ranges, DECIMAL digits, dates and
+// SQL (docs/schema.md "Write rules", issue 4): text length, integer ranges, DECIMAL digits, dates and
 // timestamps, booleans, ENUM values. And an assigned column is the server's: a body sending it is
 // a VALIDATION_ERROR (the declared parameter exists, but the assignment always wins; 422, not 403,
 // because it is the request's shape that is wrong, not the caller's rights).

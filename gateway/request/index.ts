@@ -1,6 +1,7 @@
-// Request parameter coercion and validation (SPEC 2 and 3), compiled once per route when the
-// schema loads. Per request there is one loop over the declared parameters and one over the keys
-// the client sent; no schema is interpreted. See README.md here for the rules and decisions.
+// Request parameter coercion and validation (docs/schema.md "Request parameters"),
+// compiled once per route when the schema loads. Per request there is one loop over the declared
+// parameters and one over the keys the client sent; no schema is interpreted. See README.md here
+// for the rules and decisions.
 
 import type { CustomRoute, Route } from "../../generator/schema/types.ts";
 import { ApiError, type ErrorDetails } from "../errors.ts";

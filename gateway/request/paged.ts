@@ -1,4 +1,4 @@
-// The implicit parameters of PAGED and CUSTOM_PAGED routes (SPEC 3): accepted without being
+// The implicit parameters of PAGED and CUSTOM_PAGED routes (docs/query-language.md): accepted without being
 // declared; when a route declares one of them anyway (Restura's fixture does), its validators
 // apply on top of the implicit rules, and `required` is honoured.
 

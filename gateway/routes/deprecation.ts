@@ -1,4 +1,4 @@
-// SPEC 9: a deprecated route still works and says so in its response headers.
+// docs/schema.md "Deprecation": a deprecated route still works and says so in its response headers.
 
 import type { Deprecation } from "../../generator/schema/types.ts";
 

@@ -1,4 +1,5 @@
-// Which `#global` parameters a route uses: a route that uses one needs a caller (SPEC 5).
+// Which `#global` parameters a route uses: a route that uses one needs a caller
+// (docs/authentication.md "Route rules: 401 or 403", rule 5).
 // Computed once when the schema loads.
 
 import { sqlMentions } from "../../generator/schema/index.ts";

@@ -5,7 +5,8 @@
 //   `has_role(roles) AND has_scopes(scopes) AND (<where>)`; a table without policies gets one
 //   `api:all_rows` policy USING (true), so enabling RLS changes nothing for it;
 // - for a table with roles/scopes, a restrictive policy `api:table_access` holding the table rule
-//   (SPEC section 6), so the table rule binds every route, write and event too, not only the view.
+//   (docs/permissions.md, the "table" row), so the table rule binds every route, write and event
+//   too, not only the view.
 //
 // Every policy already on the schema's tables is dropped first, whatever its name: what the schema
 // says is exactly what holds. Policy expressions are bound when created, with search_path `public`

@@ -1,7 +1,8 @@
 // PAGED routes: the compile-time map of what a client may filter and sort by, passed to
 // `api.filter_sql` (helpers.ts) and used for `sortBy`. Only what the route shows is reachable
-// (SPEC 3: "columns that the route reads"): a column that is in no response property cannot be
-// probed through filters (think `user.password`, `(password,sw,$2b$10$a)`, one character at a time).
+// (docs/query-language.md, "Which columns can be filtered and sorted"): a column that is in no
+// response property cannot be probed through filters (think `user.password`,
+// `(password,sw,$2b$10$a)`, one character at a time).
 // Keys:
 // - each response property whose selector is a column (filter and sort), by the property's name and
 //   as `alias.column` (also `table.column` when that table is joined once and the name is free);

@@ -1,4 +1,4 @@
-// Permission checks inside route functions (SPEC 6), in this order: the route rule (the gateway
+// Permission checks inside route functions (docs/permissions.md), in this order: the route rule (the gateway
 // checks it first; this is defense in depth), the table rule for every table the query reads
 // (base, joined, subquery tables), and "every column of a query hidden". Column visibility itself
 // is decided inside the query (see object.ts). The rules are the runtime helpers of the API layer
@@ -68,7 +68,7 @@ export class Checks {
     this.allHidden.set(JSON.stringify(unique.map(accessKey)), unique);
   }
 
-  /** The plpgsql statements, in SPEC order, each at `indent`. */
+  /** The plpgsql statements, in the order above (docs/permissions.md), each at `indent`. */
   statements(route: StandardRoute, indent: string): Sql[] {
     const out: Sql[] = [];
     const routeRule: Sql[] = [];

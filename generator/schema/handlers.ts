@@ -1,4 +1,4 @@
-// Custom-route handler naming (SPEC section 8): lowercase method + path segments in PascalCase,
+// Custom-route handler naming (docs/handlers.md): lowercase method + path segments in PascalCase,
 // parameters and `-` removed. `POST /user/refresh-token` -> `postUserRefreshToken`.
 
 export function handlerMethodName(method: string, path: string): string {

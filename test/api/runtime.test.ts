@@ -43,7 +43,7 @@ t.test("runtime helpers and conditions", async (t) => {
       s1: true,
       s2: false,
       a0: true,
-      a1: true, // roles given: the scopes are not consulted (SPEC section 6)
+      a1: true, // roles given: the scopes are not consulted (docs/permissions.md, table rule)
       a2: true,
       a3: false,
     });

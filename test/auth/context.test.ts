@@ -1,4 +1,5 @@
-// The route check (SPEC 4 and 6) and the ctx object route functions receive.
+// The route check (docs/authentication.md "Route rules: 401 or 403") and the ctx object route
+// functions receive.
 
 import t from "tap";
 import {

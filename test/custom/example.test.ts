@@ -1,4 +1,4 @@
-// The example app's custom routes over HTTP (SPEC 8, issue 5): the full login -> protected
+// The example app's custom routes over HTTP (docs/handlers.md, issue 5): the full login -> protected
 // route -> refresh flow, both request forms validated (a requestType body and declared
 // parameters), uploads (SINGLE and MULTIPLE: good, too large, too many, wrong field, content
 // checked by its bytes), and the caller's database handle honouring row policies.

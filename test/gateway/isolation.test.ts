@@ -147,7 +147,7 @@ t.test("tenant isolation", async (t) => {
   ]);
   t.ok((companies.get(2)?.ids.get("project")?.size ?? 0) > 0, "company 2 has projects to leak");
 
-  /** Values of columns hidden from a caller (SPEC 6), read as superuser. */
+  /** Values of columns hidden from a caller (docs/permissions.md), read as superuser. */
   const secrets = async (who: Caller): Promise<string[]> => {
     const out: string[] = [];
     const { rows: users } = await gw.su.query<{ passwordHash: string; lastLoginOn: string | null }>(

@@ -2,7 +2,7 @@
 // loaded schema, so a new route cannot be forgotten) x callers {anonymous, admin, manager, member of
 // company 1} x scope sets {none, each single scope, all scopes}. The expected status, error and,
 // for 200s, the exact key set of every returned object (nested subquery objects too) come from
-// `expectFor` (helpers.ts): SPEC 6 applied to the schema by the test, not by the gateway's code.
+// `expectFor` (helpers.ts): docs/permissions.md applied to the schema by the test, not by the gateway's code.
 
 import t from "tap";
 import { testGateway } from "../harness/gateway.ts";

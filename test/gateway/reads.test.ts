@@ -200,7 +200,8 @@ for (const fixture of FIXTURES) {
         }
 
         // The gateway's filter column check answers first: 400 with the column's position
-        // (SPEC 3), where the route function would say `column "x" is not available for filtering`.
+        // (docs/query-language.md "Errors"), where the route function would say
+        // `column "x" is not available for filtering`.
         const ast = c.params.filter as FilterAst | undefined;
         const hidden = ast ? filterColumnsOf(ast).find((col) => !filterable(schema, route, col)) : undefined;
         if (hidden !== undefined && req.filter !== undefined) {

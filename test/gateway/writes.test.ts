@@ -1,4 +1,4 @@
-// Write routes over HTTP (SPEC 3 "Standard writes", issue 4): the example app's POST / PATCH /
+// Write routes over HTTP (docs/schema.md "Write rules", issue 4): the example app's POST / PATCH /
 // DELETE routes and the Restura fixture's PATCH /user/me through the real gateway, the rules of
 // writes (assignments, path parameters, exactly one row, hidden columns, row policies), one test
 // per mapped SQLSTATE, atomicity and concurrent updates of the same row.

@@ -1,4 +1,4 @@
-// Custom routes under /api/v1/user (SPEC 8): login, refresh, the session, the avatar upload.
+// Custom routes under /api/v1/user (docs/handlers.md): login, refresh, the session, the avatar upload.
 
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
