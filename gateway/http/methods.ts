@@ -2,6 +2,8 @@
 // other methods (so a client sending PUT where only PATCH exists learns which to use). Paths are
 // matched as the router does: literal segments exactly, `:param` segments by any non-empty text.
 
+import http from "node:http";
+import type { Duplex } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { errorBody } from "../errors.ts";
 
@@ -38,6 +40,16 @@ export function unknownRoutes(app: FastifyInstance): void {
     }
     return [...methods].sort();
   };
+
+  // CONNECT never reaches the router: Node hands the raw socket to a `connect` listener, and
+  // without one drops it silently. This is not a proxy: say so in the envelope and close.
+  app.server.on("connect", (_request: http.IncomingMessage, socket: Duplex) => {
+    const body = JSON.stringify(errorBody("METHOD_NOT_ALLOWED", "CONNECT is not supported"));
+    socket.end(
+      `HTTP/1.1 405 ${http.STATUS_CODES[405]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const methods = allowed(request.url);

@@ -60,6 +60,29 @@ t.test("Node's own 400 and 431 answers are in the envelope", async (t) => {
   }
 });
 
+t.test("methods the router has no route for: the envelope, 405 with Allow on a known path", async (t) => {
+  const { port } = await listening(t);
+  for (const method of ["PURGE", "PROPFIND", "TRACE", "OPTIONS"]) {
+    const answer = parseRaw(
+      await rawExchange(port, [`${method} /api/v1/tag HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`]),
+    );
+    t.equal(answer.status, 405, `${method}: 405`);
+    t.equal(answer.headers.allow, "GET, HEAD", `${method}: Allow`);
+    t.same(answer.body, {
+      error: { code: "METHOD_NOT_ALLOWED", message: "This path allows only GET, HEAD" },
+    });
+  }
+  const unknown = parseRaw(
+    await rawExchange(port, ["PURGE /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]),
+  );
+  t.equal(unknown.status, 404, "an unknown path stays 404");
+  const connect = parseRaw(
+    await rawExchange(port, ["CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n"]),
+  );
+  t.equal(connect.status, 405, "CONNECT: 405, not a silently dropped connection");
+  t.same(connect.body, { error: { code: "METHOD_NOT_ALLOWED", message: "CONNECT is not supported" } });
+});
+
 t.test("a body that does not arrive within REQUEST_TIMEOUT_MS: 408 in the envelope", async (t) => {
   const { port } = await listening(t, { requestTimeoutMs: 400 });
   const started = Date.now();
