@@ -25,8 +25,14 @@ const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?$/;
 
+/**
+ * A day that exists, as Postgres reads `YYYY-MM-DD`: no year 0 (1 BC comes before AD 1: Postgres
+ * refuses 0000), years below 100 as written (Date.UTC would read 50 as 1950).
+ */
 function validDate(y: string, m: string, d: string): boolean {
-  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  if (Number(y) === 0) return false;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(m) - 1, Number(d));
   return (
     date.getUTCFullYear() === Number(y) &&
     date.getUTCMonth() === Number(m) - 1 &&

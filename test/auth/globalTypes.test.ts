@@ -79,6 +79,7 @@ t.test("other types", async (t) => {
   t.ok(ok({ key: "123e4567-e89b-12d3-a456-426614174000" }));
   t.notOk(ok({ key: "123e4567" }));
   t.ok(ok({ day: "2024-02-29" }));
+  t.ok(ok({ day: "0050-03-01" }), "a year below 100 is that year, not 1950");
   for (const v of ["2023-02-29", "2020-02-30", "0000-01-01", "yesterday", 20240229])
     t.notOk(ok({ day: v }), `day ${v}`);
   t.ok(ok({ at: "2024-01-02T03:04:05Z" }));
