@@ -89,13 +89,17 @@ export function registerRateLimits(
     ...(settings.redis ? { redis: settings.redis, nameSpace: "api-rate-limit:" } : {}),
     ...(settings.store ? { store: settings.store } : {}),
   });
+  // One hook per schema route, shared with the HEAD route Fastify adds for a GET one (cloned
+  // before this hook runs, so it would otherwise go unlimited) and counting on the same counters.
+  const hooks = new Map<string, ReturnType<typeof limitHook>>();
   app.addHook("onRoute", (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      const name = `${method} ${route.url}`;
+      const name = `${method === "HEAD" ? "GET" : method} ${route.url}`;
       const limit = limits.get(name);
       if (!limit) continue;
-      const hook = limitHook(app, name, limit);
+      const hook = hooks.get(name) ?? limitHook(app, name, limit);
+      hooks.set(name, hook);
       const existing = route.preHandler;
       route.preHandler = existing ? [...(Array.isArray(existing) ? existing : [existing]), hook] : [hook];
     }

@@ -79,6 +79,8 @@ function shortWindowApp(t: Parameters<typeof scratchApp>[0]) {
   const schema = structuredClone(exampleSchema);
   const route = schema.endpoints[0].routes.find((r: { path: string }) => r.path === "/user/login");
   route.rateLimit = { max: 2, timeWindow: "1 second", keys: ["ip", "body.username"] };
+  const company = schema.endpoints[0].routes.find((r: { path: string }) => r.path === "/company/public/:id");
+  company.rateLimit = { max: 2, timeWindow: "1 minute", keys: ["ip", "params.id"] };
   const app = scratchApp(t, schema);
   fs.cpSync(path.join(EXAMPLE, "migrations"), path.join(app.dir, "migrations"), { recursive: true });
   const dir = path.join(app.dir, "src/api/v1");
@@ -104,6 +106,18 @@ t.test("the window resets", async (t) => {
   t.same(await codes(3), [200, 200, 429], "two allowed, the third refused");
   await new Promise((resolve) => setTimeout(resolve, 1200));
   t.same(await codes(3), [200, 200, 429], "after the window: allowed again");
+});
+
+t.test("a standard GET route with a limit: HEAD requests count too", async (t) => {
+  const gw = await testGatewayForApp(t, shortWindowApp(t).dir);
+  const call = (method: "GET" | "HEAD", id: number) =>
+    gw.app.inject({ method, url: `/api/v1/company/public/${id}`, remoteAddress: "10.0.3.1" });
+  t.equal((await call("GET", 1)).statusCode, 404, "no seed here: not found, counted");
+  t.equal((await call("HEAD", 1)).statusCode, 404, "HEAD is counted on the same counters");
+  const third = await call("GET", 1);
+  t.equal(third.statusCode, 429);
+  t.equal(third.json().error.code, "TOO_MANY_REQUESTS");
+  t.equal((await call("GET", 2)).statusCode, 429, "the address is over its limit for any id");
 });
 
 t.test("RATE_LIMIT_MAX / RATE_LIMIT_WINDOW", async (t) => {
