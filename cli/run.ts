@@ -11,6 +11,7 @@ import { readGatewayConfig } from "../gateway/config.ts";
 import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
 import { readRateLimitConfig } from "../gateway/http/rateLimit.ts";
 import { createPool, deriveGatewayUrl, deriveServiceUrl, serviceDatabaseUrl } from "../gateway/pool.ts";
+import { readDatabaseUrl, readRouter } from "../gateway/readPool.ts";
 import { buildGateway } from "../gateway/server.ts";
 import { RUN } from "./commands.ts";
 import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
@@ -55,7 +56,12 @@ runCli(async () => {
       }
       console.warn(`ALLOW_MISSING_HANDLERS=1: these routes answer 501 NOT_IMPLEMENTED:\n${lines}`);
     }
-    const pool = createPool(config.gatewayDatabaseUrl ?? (await deriveGatewayUrl(url)), config.poolSize);
+    const gatewayUrl = config.gatewayDatabaseUrl ?? (await deriveGatewayUrl(url));
+    const pool = createPool(gatewayUrl, config.poolSize);
+    // READ_DATABASE_URL: GET standard routes on a streaming replica (docs/scaling.md).
+    const readUrl = readDatabaseUrl(process.env, gatewayUrl);
+    const readPool = readUrl ? createPool(readUrl, config.readPoolSize) : undefined;
+    if (readPool) console.log("reads: GET standard routes on READ_DATABASE_URL (replica)");
     // req.service: role api_service (not the migrating superuser), for trusted handler code only
     // (docs/handlers.md).
     const servicePool = createPool(serviceDatabaseUrl() ?? (await deriveServiceUrl(url)), 2);
@@ -71,6 +77,14 @@ runCli(async () => {
       allowMissingHandlers,
       servicePool,
       rateLimit: readRateLimitConfig(),
+      ...(readPool
+        ? {
+            reads: readRouter(readPool, pool, {
+              onReplicaDown: (error) =>
+                console.warn(`replica unavailable, reading from the primary: ${(error as Error).message}`),
+            }),
+          }
+        : {}),
     });
     await app.listen({ port: config.port, host: config.host });
     console.log(`serving ${path.basename(appDir)} on http://${config.host}:${config.port}`);
@@ -87,6 +101,7 @@ runCli(async () => {
     // Fastify's close waits for in-flight requests; then the pool and the cluster go.
     await app.close();
     await pool.end();
+    await readPool?.end();
     await servicePool.end();
     return 0;
   } finally {

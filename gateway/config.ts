@@ -10,6 +10,14 @@ export interface GatewayConfig {
   maxPerPage: number;
   /** Connections the gateway keeps to Postgres. */
   poolSize: number;
+  /** Connections to the read replica (READ_DATABASE_URL, docs/scaling.md); default DB_POOL_SIZE. */
+  readPoolSize: number;
+  /**
+   * Route calls as named prepared statements (planned once per connection). Off
+   * (PG_PREPARED_STATEMENTS=0) behind a pooler in transaction mode that does not track them
+   * (PgBouncer before 1.21, or max_prepared_statements=0): docs/scaling.md.
+   */
+  preparedStatements: boolean;
   /** Request body limit in bytes. */
   bodyLimit: number;
   /** The gateway's own connection (role api_gateway); derived at start-up when unset. */
@@ -63,6 +71,8 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     host: env.HOST || "127.0.0.1",
     maxPerPage: integer(env, "MAX_PER_PAGE", 100, 1, 10000),
     poolSize: integer(env, "DB_POOL_SIZE", 10, 1, 1000),
+    readPoolSize: integer(env, "READ_DB_POOL_SIZE", integer(env, "DB_POOL_SIZE", 10, 1, 1000), 1, 1000),
+    preparedStatements: oneOf(env, "PG_PREPARED_STATEMENTS", ["0", "1"], "1") === "1",
     bodyLimit: integer(env, "BODY_LIMIT", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     gatewayDatabaseUrl: url(env, "GATEWAY_DATABASE_URL"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),

@@ -30,6 +30,7 @@ import { unknownRoutes } from "./http/methods.ts";
 import { type RateLimitSettings, registerRateLimits } from "./http/rateLimit.ts";
 import { requestId } from "./http/requestId.ts";
 import { serverTimeouts } from "./http/timeouts.ts";
+import { type ReadRouter, wantsPrimary } from "./readPool.ts";
 import { compileColumnChecks } from "./request/columns.ts";
 import { routeGlobals } from "./routes/globals.ts";
 import { compileStandardRoute, type RouteRequest } from "./routes/standard.ts";
@@ -39,6 +40,7 @@ export interface GatewayDeps {
   pool: pg.Pool;
   authenticate: Authenticator;
   config: Pick<GatewayConfig, "maxPerPage" | "bodyLimit" | "logLevel"> &
+    Partial<Pick<GatewayConfig, "preparedStatements">> &
     Partial<Pick<GatewayConfig, "handlerTimeoutMs" | "uploadMaxBytes" | "uploadMaxFiles" | "uploadTmpDir">> &
     Partial<
       Pick<GatewayConfig, "requestTimeoutMs" | "connectionTimeoutMs" | "keepAliveTimeoutMs" | "corsOrigins">
@@ -54,6 +56,11 @@ export interface GatewayDeps {
   allowMissingHandlers?: boolean;
   /** The connection behind `req.service` (role api_service, docs/handlers.md); absent: unavailable. */
   servicePool?: pg.Pool;
+  /**
+   * GET standard routes run here (a read replica, gateway/readPool.ts) unless the request sends
+   * `X-Read-Primary: 1`; absent: on `pool`.
+   */
+  reads?: ReadRouter;
   /** Rate limits: a default for every route, and where counters live (gateway/http/rateLimit.ts). */
   rateLimit?: RateLimitSettings;
 }
@@ -76,6 +83,7 @@ export function buildGateway({
   servicePool,
   logStream,
   rateLimit,
+  reads,
 }: GatewayDeps): FastifyInstance {
   // Globals checked against the schema's types, refusals logged (gateway/auth/guard.ts).
   const authenticate = guardedAuthenticator(appAuthenticate, schema);
@@ -146,6 +154,7 @@ export function buildGateway({
       const run = compileStandardRoute(route, group, {
         maxPerPage: config.maxPerPage,
         globalParams: schema.globalParams,
+        ...(config.preparedStatements === false ? { preparedStatements: false } : {}),
         ...(route.type === "PAGED" ? { columnRules: columnRules(routeColumnMap(schema, route)) } : {}),
         ...(write ? { write } : {}),
       });
@@ -154,6 +163,7 @@ export function buildGateway({
         access: { roles: route.roles, scopes: route.scopes, usesGlobals: routeGlobals(route) },
         ...(write ? { errors: write.errors } : {}),
       });
+      const replica = route.method === "GET" ? reads : undefined;
       app.route({
         method: route.method,
         url: `${group.baseUrl}${route.path}`,
@@ -162,7 +172,8 @@ export function buildGateway({
           // (docs/schema.md "Deprecation").
           reply.headers(run.deprecation);
           const auth = await authenticate(request);
-          const out = await run(pool, auth, {
+          const db = replica && !wantsPrimary(request.headers) ? replica : pool;
+          const out = await run(db, auth, {
             query: request.query as RouteRequest["query"],
             params: request.params as RouteRequest["params"],
             body: request.body,

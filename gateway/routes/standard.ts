@@ -2,7 +2,6 @@
 // schema is compiled here once; per request there is auth, validation, and ONE statement:
 // `SELECT api."<route fn>"($1, $2)` as a named prepared statement, whose json text is the body.
 
-import type pg from "pg";
 import { routeFunctionName } from "../../generator/routes/index.ts";
 import type { EndpointGroup, StandardRoute } from "../../generator/schema/types.ts";
 import { ident } from "../../generator/sql/sql.ts";
@@ -10,6 +9,7 @@ import { type AuthResult, checkRoute, toCtx } from "../auth/context.ts";
 import { ApiError, type ErrorDetails, fromPostgresError, type WriteErrorContext } from "../errors.ts";
 import type { ColumnRules } from "../filter/columnRules.ts";
 import { checkFilterColumns, type FilterExpr, parseFilter } from "../filter/parse.ts";
+import type { StatementRunner } from "../readPool.ts";
 import { compileRequest, validationError } from "../request/index.ts";
 import { deprecationHeaders } from "./deprecation.ts";
 import { routeGlobals } from "./globals.ts";
@@ -32,6 +32,8 @@ export interface StandardRouteOptions {
   globalParams: string[];
   /** PAGED: which columns the caller may filter and sort by, and why not (filter/columnRules.ts). */
   columnRules?: ColumnRules;
+  /** Unnamed statements when false (PG_PREPARED_STATEMENTS=0: a pooler that cannot keep them). */
+  preparedStatements?: boolean;
   /** Write routes: the body's values against their columns, and the constraint map for errors. */
   write?: {
     columnChecks: (params: Record<string, unknown>) => ErrorDetails | undefined;
@@ -50,7 +52,7 @@ export function compileStandardRoute(
   const access = { roles: route.roles, scopes: route.scopes, usesGlobals: routeGlobals(route) };
   const statement = {
     // Named: Postgres parses and plans the call once per connection.
-    name: `route_${++statementCounter}`,
+    ...(options.preparedStatements === false ? {} : { name: `route_${++statementCounter}` }),
     text: `SELECT ${ident("api", routeFunctionName(route, group))}($1::jsonb, $2::jsonb)`,
     rowMode: "array" as const,
   };
@@ -58,7 +60,7 @@ export function compileStandardRoute(
   const headers = { "content-type": "application/json; charset=utf-8", ...deprecation };
   const paged = route.type === "PAGED";
 
-  async function run(db: pg.Pool, auth: AuthResult, request: RouteRequest): Promise<RouteReply> {
+  async function run(db: StatementRunner, auth: AuthResult, request: RouteRequest): Promise<RouteReply> {
     const denied = checkRoute(access, auth);
     if (denied !== "ok") throw new ApiError(denied.code, denied.message);
     const input = validate(request);

@@ -1,0 +1,120 @@
+// Reads on a streaming replica (READ_DATABASE_URL, docs/scaling.md "Read replicas"): a real
+// standby of the test run's cluster (test/scaling/replica.ts), the example app served with GET
+// standard routes on it. Shown: GETs are answered by the replica and writes by the primary; a
+// write becomes visible on the replica once replay catches up, and `X-Read-Primary: 1` reads it
+// at once; with the replica gone, reads fall back to the primary and keep answering.
+
+import t from "tap";
+import { readDatabaseUrl } from "../../gateway/readPool.ts";
+import { caller } from "../gateway/helpers.ts";
+import { serverUrl, testDatabase } from "../harness/db.ts";
+import { token } from "../harness/gateway.ts";
+import { scalingGateway, seedExample } from "./gateway.ts";
+import { caughtUp, one, replicaUnsupported, startReplica } from "./replica.ts";
+
+const member = caller("member1", ["tasks:write"]);
+const auth = { authorization: `Bearer ${token(member)}` };
+
+t.test("READ_DATABASE_URL: the gateway's credentials on the replica's address", async (t) => {
+  const gateway = "postgres://api_gateway:s3cret@primary.internal:5432/app";
+  t.equal(
+    readDatabaseUrl({ READ_DATABASE_URL: "postgres://replica.internal:6432/app" }, gateway),
+    "postgres://api_gateway:s3cret@replica.internal:6432/app",
+  );
+  t.equal(
+    readDatabaseUrl({ READ_DATABASE_URL: "postgres://reader:pw@replica.internal/app" }, gateway),
+    "postgres://reader:pw@replica.internal/app",
+    "a URL with its own user is used as is",
+  );
+  t.equal(readDatabaseUrl({}, gateway), undefined);
+  t.throws(() => readDatabaseUrl({ READ_DATABASE_URL: "mysql://x/y" }, gateway), {
+    message: "READ_DATABASE_URL must be a postgres:// URL",
+  });
+});
+
+const unsupported = await replicaUnsupported(serverUrl());
+
+t.test(
+  "a streaming replica serves the GET routes",
+  { skip: unsupported ? `no replica: ${unsupported}` : false },
+  async (t) => {
+    const url = await testDatabase(t, "tpl_example");
+    await seedExample(url);
+    const replica = await startReplica(serverUrl());
+    t.teardown(() => replica.remove());
+    const dbName = new URL(url).pathname;
+    const replicaDbUrl = new URL(replica.url);
+    replicaDbUrl.pathname = dbName;
+    await caughtUp(serverUrl(), replica.url);
+    t.equal(
+      await one<boolean>(replicaDbUrl.toString(), "SELECT pg_is_in_recovery() AS v"),
+      true,
+      "it is a standby",
+    );
+
+    const gw = await scalingGateway(t, url, {
+      readDatabaseUrl: `postgres://127.0.0.1:${replica.port}${dbName}`,
+      retryMs: 60_000,
+    });
+    const get = (headers: Record<string, string> = {}) =>
+      gw.app.inject({ method: "GET", url: "/api/v1/task/2", headers: { ...auth, ...headers } });
+    const title = async (headers: Record<string, string> = {}) => {
+      const res = await get(headers);
+      t.equal(res.statusCode, 200, res.body);
+      return JSON.parse(res.body).data.title as string;
+    };
+
+    t.test("a GET runs on the replica, not on the primary", async (t) => {
+      const primary = gw.primaryStatements();
+      const onReplica = gw.replicaStatements();
+      const res = await get();
+      t.equal(res.statusCode, 200, res.body);
+      t.equal(gw.primaryStatements() - primary, 0, "no statement on the primary");
+      t.equal(gw.replicaStatements() - onReplica, 1, "one statement on the replica");
+      t.equal(gw.reads?.counts.fallback, 0);
+    });
+
+    t.test("a write runs on the primary and reaches the replica by replication", async (t) => {
+      // Replay paused: the replica lags behind the primary for as long as we like.
+      await one(replicaDbUrl.toString(), "SELECT pg_wal_replay_pause() AS v");
+      const before = await title();
+      const onReplica = gw.replicaStatements();
+      const res = await gw.app.inject({
+        method: "PATCH",
+        url: "/api/v1/task/2",
+        headers: auth,
+        payload: { title: "Written on the primary" },
+      });
+      t.equal(res.statusCode, 200, res.body);
+      t.equal(gw.replicaStatements(), onReplica, "the write sent nothing to the replica");
+      t.equal(await title(), before, "a lagging replica answers with the row as it was");
+      t.equal(
+        await title({ "x-read-primary": "1" }),
+        "Written on the primary",
+        "X-Read-Primary: 1 reads the primary: read-your-writes",
+      );
+      await one(replicaDbUrl.toString(), "SELECT pg_wal_replay_resume() AS v");
+      await caughtUp(serverUrl(), replica.url);
+      t.equal(await title(), "Written on the primary", "after catching up the replica has it");
+    });
+
+    t.test("writes are refused by the replica itself (it is read-only)", async (t) => {
+      const err = await one(replicaDbUrl.toString(), "CREATE TABLE nope (id int)").catch((e: Error) => e);
+      t.match(String(err), /read-only transaction/);
+    });
+
+    t.test("the replica down: reads fall back to the primary and keep answering", async (t) => {
+      await replica.stop();
+      const primary = gw.primaryStatements();
+      t.equal(await title(), "Written on the primary");
+      t.equal(gw.reads?.counts.fallback, 1, "answered by the primary in the replica's place");
+      t.ok(gw.primaryStatements() - primary >= 1, "the statement ran on the primary");
+      const again = gw.primaryStatements();
+      t.equal(await title(), "Written on the primary");
+      t.equal(gw.reads?.counts.fallback, 2, "the replica is left alone for REPLICA_RETRY_MS");
+      t.equal(gw.primaryStatements() - again, 1, "straight to the primary: one statement");
+      const ready = await gw.app.inject({ method: "GET", url: "/ready" });
+      t.equal(ready.statusCode, 200, "/ready checks the primary");
+    });
+  },
+);
