@@ -12,6 +12,11 @@
 //   api_gateway may not create one).
 // - timezone UTC: timestamps come out as ISO 8601 with `+00:00`, and CURRENT_DATE is the UTC date,
 //   whatever the server's or the session's setting.
+// - plan_cache_mode force_generic_plan: plpgsql keeps one plan per static statement and
+//   connection. Left to choose, Postgres would keep planning a custom plan on every call, since
+//   a custom plan folds the request's values (a PAGED route's LIMIT) and always looks cheaper.
+//   The planned statements read the tables through their indexes whatever the values, and
+//   planning a route's query costs more than running it (test/plans checks the plans).
 // - `#variable_conflict use_column`: queries never refer to plpgsql variables (they use `$1`, `$2`),
 //   so a column named like a variable in raw SQL always means the column.
 // - Request values that do not cast to their column's type (`$id` = "abc" for a bigint) raise
@@ -88,6 +93,7 @@ LANGUAGE plpgsql
 SECURITY DEFINER
 SET search_path = pg_catalog, api, pg_temp
 SET timezone = 'UTC'
+SET plan_cache_mode = force_generic_plan
 AS ${tag}
 ${text}${tag};`;
   return [
