@@ -8,8 +8,11 @@ import type { CorsOrigins } from "../config.ts";
 
 /** Headers a browser script may read from our answers (ids for support, deprecation notices). */
 const EXPOSED = ["x-request-id", "deprecation", "sunset", "link", "retry-after"];
-/** Headers a browser may send: the token, the JSON body, a request id for correlation. */
-const ALLOWED = ["authorization", "content-type", "x-request-id"];
+/**
+ * Headers a browser may send: the token, the JSON body, a request id for correlation, and
+ * X-Read-Primary (read-your-writes with a replica, docs/scaling.md).
+ */
+const ALLOWED = ["authorization", "content-type", "x-request-id", "x-read-primary"];
 
 export function registerCors(app: FastifyInstance, origins: CorsOrigins | undefined): void {
   if (origins === undefined) return;

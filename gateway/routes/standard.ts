@@ -1,6 +1,7 @@
 // A standard route (ONE, ARRAY, PAGED reads; POST, PUT, PATCH, DELETE writes) as the gateway runs it: everything knowable from the
 // schema is compiled here once; per request there is auth, validation, and ONE statement:
-// `SELECT api."<route fn>"($1, $2)` as a named prepared statement, whose json text is the body.
+// `SELECT api."<route fn>"($1, $2)` as a named prepared statement (unnamed with
+// PG_PREPARED_STATEMENTS=0, docs/scaling.md), whose json text is the body.
 
 import { routeFunctionName } from "../../generator/routes/index.ts";
 import type { EndpointGroup, StandardRoute } from "../../generator/schema/types.ts";

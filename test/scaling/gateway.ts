@@ -36,6 +36,7 @@ export interface ScalingGatewayOptions {
   preparedStatements?: boolean;
   listen?: boolean;
   retryMs?: number;
+  corsOrigins?: string[];
 }
 
 /** `url` (a superuser URL of the app's database) with the gateway's or the service role's login. */
@@ -75,6 +76,7 @@ export async function scalingGateway(
       bodyLimit: 1024 * 1024,
       logLevel: process.env.TEST_LOG_LEVEL === "debug" ? "debug" : "silent",
       ...(options.preparedStatements === false ? { preparedStatements: false } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     },
     handlers: await loadHandlers(EXAMPLE_DIR, schema),
     servicePool,
