@@ -2,6 +2,7 @@
 // database URL the test chooses (through a pooler, or with a replica beside it), with the pools
 // counted, and optionally listening on a real socket (several instances on one database).
 
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -15,7 +16,7 @@ import { type ReadRouter, readDatabaseUrl, readRouter } from "../../gateway/read
 import { buildGateway } from "../../gateway/server.ts";
 import { JWT_SECRET } from "../harness/gateway.ts";
 import { GATEWAY_TEST_PASSWORD, SERVICE_TEST_PASSWORD } from "../harness/gatewayRole.ts";
-import { REPO } from "../harness/templates.ts";
+import { copyApp, REPO } from "../harness/templates.ts";
 
 export const EXAMPLE_DIR = path.join(REPO, "example");
 
@@ -122,4 +123,59 @@ export async function seedExample(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+export interface ServeProcess {
+  origin: string;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
+}
+
+/**
+ * `make serve` (cli/run.ts) on a copy of the example app, with `env` added, until the test ends.
+ * The gateway and service URLs are given, so it sets no role password (the test run shares them).
+ * The copy's handlers import files of this repository by relative path and cannot load from a
+ * temporary directory: its custom routes answer 501 (ALLOW_MISSING_HANDLERS); standard routes
+ * are what these tests call.
+ */
+export async function serveExample(
+  t: Test,
+  databaseUrl: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<ServeProcess> {
+  const dir = copyApp(EXAMPLE_DIR);
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "cli/run.ts", "--app", dir], {
+    cwd: REPO,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      GATEWAY_DATABASE_URL: asRole(databaseUrl, "api_gateway"),
+      SERVICE_DATABASE_URL: asRole(databaseUrl, "api_service"),
+      JWT_SECRET,
+      PORT: String(port),
+      ALLOW_MISSING_HANDLERS: "1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+  }
+  t.teardown(async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const deadline = Date.now() + 120_000;
+  while (!output.includes("serving ")) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`cli/run.ts did not serve:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { origin: `http://127.0.0.1:${port}`, output: () => output };
 }

@@ -5,11 +5,12 @@
 // at once; with the replica gone, reads fall back to the primary and keep answering.
 
 import t from "tap";
+import { freePort } from "../../db/postgres.ts";
 import { readDatabaseUrl } from "../../gateway/readPool.ts";
 import { caller } from "../gateway/helpers.ts";
 import { serverUrl, testDatabase } from "../harness/db.ts";
 import { token } from "../harness/gateway.ts";
-import { scalingGateway, seedExample } from "./gateway.ts";
+import { scalingGateway, seedExample, serveExample } from "./gateway.ts";
 import { caughtUp, one, replicaUnsupported, startReplica } from "./replica.ts";
 
 const member = caller("member1", ["tasks:write"]);
@@ -101,6 +102,44 @@ t.test(
     t.test("writes are refused by the replica itself (it is read-only)", async (t) => {
       const err = await one(replicaDbUrl.toString(), "CREATE TABLE nope (id int)").catch((e: Error) => e);
       t.match(String(err), /read-only transaction/);
+    });
+
+    t.test("make serve with READ_DATABASE_URL: GETs on the replica, writes on the primary", async (t) => {
+      const port = await freePort();
+      const served = await serveExample(t, url, port, {
+        READ_DATABASE_URL: `postgres://127.0.0.1:${replica.port}${dbName}`,
+        READ_DB_POOL_SIZE: "2",
+      });
+      t.match(served.output(), /reads: GET standard routes on READ_DATABASE_URL/);
+      // Its start-up migration rebuilt the API layer on the primary; the replica replays it.
+      await caughtUp(serverUrl(), replica.url);
+      await one(replicaDbUrl.toString(), "SELECT pg_wal_replay_pause() AS v");
+      t.teardown(() => one(replicaDbUrl.toString(), "SELECT pg_wal_replay_resume() AS v").catch(() => {}));
+      const call = async (method: string, headers: Record<string, string> = {}, body?: unknown) => {
+        const res = await fetch(`${served.origin}/api/v1/task/2`, {
+          method,
+          headers: { ...auth, "content-type": "application/json", ...headers },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: res.status, body: JSON.parse(await res.text()) };
+      };
+      const before = (await call("GET")).body.data.title;
+      const written = await call("PATCH", {}, { title: "Written through make serve" });
+      t.equal(written.status, 200, JSON.stringify(written.body));
+      t.equal((await call("GET")).body.data.title, before, "the paused replica answers the GET");
+      t.equal(
+        (await call("GET", { "x-read-primary": "1" })).body.data.title,
+        "Written through make serve",
+        "X-Read-Primary: 1 reads the primary",
+      );
+      await one(replicaDbUrl.toString(), "SELECT pg_wal_replay_resume() AS v");
+      await caughtUp(serverUrl(), replica.url);
+      t.equal((await call("GET")).body.data.title, "Written through make serve");
+      await one(
+        url,
+        `UPDATE "public"."task" SET "title" = 'Written on the primary' WHERE "id" = 2 RETURNING "title" AS v`,
+      );
+      await caughtUp(serverUrl(), replica.url);
     });
 
     t.test("the replica down: reads fall back to the primary and keep answering", async (t) => {
