@@ -10,7 +10,9 @@ export interface GatewayConfig {
   maxPerPage: number;
   /** Connections the gateway keeps to Postgres. */
   poolSize: number;
-  /** Connections to the read replica (READ_DATABASE_URL, docs/scaling.md); default DB_POOL_SIZE. */
+  /** A streaming replica for GET standard routes (docs/scaling.md); checked here, used by readPool.ts. */
+  readDatabaseUrl?: string;
+  /** Connections to the read replica; default DB_POOL_SIZE. */
   readPoolSize: number;
   /**
    * Route calls as named prepared statements (planned once per connection). Off
@@ -75,6 +77,7 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     preparedStatements: oneOf(env, "PG_PREPARED_STATEMENTS", ["0", "1"], "1") === "1",
     bodyLimit: integer(env, "BODY_LIMIT", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     gatewayDatabaseUrl: url(env, "GATEWAY_DATABASE_URL"),
+    readDatabaseUrl: url(env, "READ_DATABASE_URL"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     handlerTimeoutMs,
     uploadMaxBytes: integer(

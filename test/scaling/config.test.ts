@@ -18,6 +18,17 @@ t.test("READ_DB_POOL_SIZE defaults to DB_POOL_SIZE; bad values stop start-up", a
   }
 });
 
+t.test("READ_DATABASE_URL is checked at start-up, before anything is migrated", async (t) => {
+  t.equal(readGatewayConfig({}).readDatabaseUrl, undefined);
+  t.equal(
+    readGatewayConfig({ READ_DATABASE_URL: "postgres://replica/app" }).readDatabaseUrl,
+    "postgres://replica/app",
+  );
+  t.throws(() => readGatewayConfig({ READ_DATABASE_URL: "replica:5432" }), {
+    message: "READ_DATABASE_URL must be a postgres:// URL",
+  });
+});
+
 t.test("PG_PREPARED_STATEMENTS: 1 (default) or 0, nothing else", async (t) => {
   t.equal(readGatewayConfig({}).preparedStatements, true);
   t.equal(readGatewayConfig({ PG_PREPARED_STATEMENTS: "1" }).preparedStatements, true);
