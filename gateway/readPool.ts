@@ -4,7 +4,7 @@
 // roles and their passwords.
 //
 // A replica that cannot answer (down, starting, too many connections, a query cancelled by a
-// recovery conflict) is not an outage: the read runs on the primary instead, and the replica is
+// recovery conflict, a route function it has not replayed yet) is not an outage: the read runs on the primary instead, and the replica is
 // left alone for REPLICA_RETRY_MS so a dead one does not cost every request a failed connect.
 // Retrying is safe because a GET route function only reads.
 
@@ -77,6 +77,10 @@ const UNAVAILABLE = new Set([
   "53300",
   // a query cancelled because replay needed what it read (recovery conflict)
   "40001",
+  // the route function (or schema api) not there yet: the replica has not replayed the
+  // migration that made it (on the primary the same call is answered, or fails the same way)
+  "42883",
+  "3F000",
 ]);
 
 function replicaUnavailable(error: unknown): boolean {
