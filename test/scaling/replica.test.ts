@@ -15,6 +15,10 @@ import { token } from "../harness/gateway.ts";
 import { scalingGateway, seedExample, serveExample } from "./gateway.ts";
 import { caughtUp, one, replicaUnsupported, startReplica } from "./replica.ts";
 
+// Copying the whole test cluster and starting `make serve` take long on a busy machine (the
+// full suite runs beside it): more than the default 120 s per file.
+t.setTimeout(300_000);
+
 const member = caller("member1", ["tasks:write"]);
 const auth = { authorization: `Bearer ${token(member)}` };
 
