@@ -10,6 +10,7 @@ import { loadAuthenticator } from "../gateway/auth/index.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
 import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
 import { readRateLimitConfig } from "../gateway/http/rateLimit.ts";
+import { closeGracefully } from "../gateway/ops/index.ts";
 import { createPool, deriveGatewayUrl, deriveServiceUrl, serviceDatabaseUrl } from "../gateway/pool.ts";
 import { readDatabaseUrl, readRouter } from "../gateway/readPool.ts";
 import { buildGateway } from "../gateway/server.ts";
@@ -57,14 +58,16 @@ runCli(async () => {
       console.warn(`ALLOW_MISSING_HANDLERS=1: these routes answer 501 NOT_IMPLEMENTED:\n${lines}`);
     }
     const gatewayUrl = config.gatewayDatabaseUrl ?? (await deriveGatewayUrl(url));
-    const pool = createPool(gatewayUrl, config.poolSize);
+    // Bounded waits and the statement timeout (docs/operations.md).
+    const poolOptions = { waitMs: config.ops.poolWaitMs, statementTimeoutMs: config.ops.statementTimeoutMs };
+    const pool = createPool(gatewayUrl, config.poolSize, poolOptions);
     // READ_DATABASE_URL: GET standard routes on a streaming replica (docs/scaling.md).
     const readUrl = readDatabaseUrl(process.env, gatewayUrl);
-    const readPool = readUrl ? createPool(readUrl, config.readPoolSize) : undefined;
+    const readPool = readUrl ? createPool(readUrl, config.readPoolSize, poolOptions) : undefined;
     if (readPool) console.log("reads: GET standard routes on READ_DATABASE_URL (replica)");
     // req.service: role api_service (not the migrating superuser), for trusted handler code only
     // (docs/handlers.md).
-    const servicePool = createPool(serviceDatabaseUrl() ?? (await deriveServiceUrl(url)), 2);
+    const servicePool = createPool(serviceDatabaseUrl() ?? (await deriveServiceUrl(url)), 2, poolOptions);
     const authenticate = await loadAuthenticator(appDir, schema);
     console.log(authenticate.summary);
     if (authenticate.warning) console.warn(authenticate.warning);
@@ -98,8 +101,12 @@ runCli(async () => {
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
-    // Fastify's close waits for in-flight requests; then the pool and the cluster go.
-    await app.close();
+    // Stop accepting, /ready 503, in-flight requests finish within SHUTDOWN_TIMEOUT_MS
+    // (docs/operations.md "Shutdown"); then the pools and the cluster go.
+    console.log(`stopping: finishing requests in flight (at most ${config.ops.shutdownTimeoutMs} ms)`);
+    const closed = await closeGracefully(app, config.ops.shutdownTimeoutMs);
+    if (closed.forced)
+      console.warn("requests still running at SHUTDOWN_TIMEOUT_MS: their connections were closed");
     await pool.end();
     await readPool?.end();
     await servicePool.end();

@@ -41,7 +41,22 @@ export interface GatewayConfig {
   keepAliveTimeoutMs: number;
   /** Browser origins allowed to call the API (CORS); absent: CORS is off. */
   corsOrigins?: CorsOrigins;
+  /** Operations settings (docs/operations.md): pool wait, statement timeout, shutdown, metrics. */
+  ops: OpsConfig;
 }
+
+export interface OpsConfig {
+  /** Longest wait for a pool connection (queue or connect) before a 503. */
+  poolWaitMs: number;
+  /** Postgres statement_timeout of the gateway's connections; 0: none set (the server's). */
+  statementTimeoutMs: number;
+  /** How long in-flight requests get to finish after SIGTERM before their sockets are closed. */
+  shutdownTimeoutMs: number;
+  /** `/metrics`: off, public on the listening address, or behind `Authorization: Bearer <token>`. */
+  metrics: { enabled: false } | { enabled: true; token?: string };
+}
+
+export const OPS_DEFAULTS = { poolWaitMs: 5_000, statementTimeoutMs: 0, shutdownTimeoutMs: 10_000 };
 
 /** `*` (any origin) or a list of exact origins (`https://app.example.com`). */
 export type CorsOrigins = "*" | string[];
@@ -91,6 +106,23 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     ...(env.UPLOAD_TMP_DIR ? { uploadTmpDir: env.UPLOAD_TMP_DIR } : {}),
     ...timeouts(env, handlerTimeoutMs),
     ...corsSetting(env),
+    ops: opsSettings(env),
+  };
+}
+
+function opsSettings(env: NodeJS.ProcessEnv): OpsConfig {
+  const token = env.METRICS_TOKEN ?? "";
+  // A short token would be guessable; the metrics name routes and pool sizes.
+  if (token !== "" && token.length < 16) {
+    throw new AppError("METRICS_TOKEN must be at least 16 characters");
+  }
+  const on = oneOf(env, "METRICS", ["0", "1"], token === "" ? "0" : "1") === "1";
+  if (!on && token !== "") throw new AppError("METRICS_TOKEN is set but METRICS=0 turns /metrics off");
+  return {
+    poolWaitMs: integer(env, "POOL_WAIT_MS", OPS_DEFAULTS.poolWaitMs, 1, 600_000),
+    statementTimeoutMs: integer(env, "STATEMENT_TIMEOUT_MS", OPS_DEFAULTS.statementTimeoutMs, 0, HOUR_MS),
+    shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", OPS_DEFAULTS.shutdownTimeoutMs, 0, HOUR_MS),
+    metrics: on ? { enabled: true, ...(token !== "" ? { token } : {}) } : { enabled: false },
   };
 }
 

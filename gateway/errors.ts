@@ -5,6 +5,8 @@
 // SQLSTATE, never by matching message text, and only messages known to be safe (raised by
 // generated code with our own SQLSTATEs) reach clients.
 
+import { isConnectionFailure } from "./ops/connectionFailures.ts";
+
 export const ERRORS = {
   BAD_REQUEST: { status: 400, message: "Malformed request" },
   UNAUTHORIZED: { status: 401, message: "Authentication required" },
@@ -21,6 +23,7 @@ export const ERRORS = {
   SERVER_ERROR: { status: 500, message: "An unexpected error occurred" },
   NOT_IMPLEMENTED: { status: 501, message: "This route is not implemented" },
   SERVICE_UNAVAILABLE: { status: 503, message: "Service temporarily unavailable" },
+  GATEWAY_TIMEOUT: { status: 504, message: "The database did not answer in time" },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -190,8 +193,14 @@ export const POSTGRES_SQLSTATES: Record<string, PostgresMapper> = {
   },
 };
 
-/** Admin shutdown, crash shutdown, cannot connect now: the server is (re)starting. */
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03"]);
+/**
+ * Admin shutdown, crash shutdown, cannot connect now (the server is (re)starting), too many
+ * connections (the server is full: another instance may have room).
+ */
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
+
+/** query_canceled: statement_timeout (STATEMENT_TIMEOUT_MS, a handler's timeout) or a cancel. */
+const TIMEOUT_SQLSTATE = "57014";
 
 /** Node socket errors (no SQLSTATE) seen when the database is unreachable. */
 const UNAVAILABLE_ERRNOS = new Set([
@@ -208,8 +217,10 @@ const UNAVAILABLE_ERRNOS = new Set([
 /**
  * Maps an error thrown by node-postgres to an ApiError: our SQLSTATEs with their message;
  * constraint violations of a write route (with its context) as in POSTGRES_SQLSTATES;
- * connection failures (class 08, 57P01-57P03, socket errors) to 503; everything else to a 500
- * with the generic message. The original error is kept as `cause` for the log.
+ * connection failures (class 08, 57P01-57P03, 53300, socket errors, node-postgres's own
+ * connection errors and the pool's bounded wait: ops/connectionFailures.ts) to 503; a statement
+ * cancelled by its timeout (57014) to 504; everything else to a 500 with the generic message.
+ * The original error is kept as `cause` for the log.
  */
 export function fromPostgresError(err: unknown, context?: WriteErrorContext): ApiError {
   if (err instanceof ApiError) return err;
@@ -225,9 +236,16 @@ export function fromPostgresError(err: unknown, context?: WriteErrorContext): Ap
       ? POSTGRES_SQLSTATES[state]?.(pgErr, context)
       : undefined;
   if (mapped !== undefined) return mapped;
-  if (state.startsWith("08") || UNAVAILABLE_SQLSTATES.has(state) || UNAVAILABLE_ERRNOS.has(state)) {
+  if (
+    state.startsWith("08") ||
+    UNAVAILABLE_SQLSTATES.has(state) ||
+    UNAVAILABLE_ERRNOS.has(state) ||
+    isConnectionFailure(err)
+  ) {
     return new ApiError("SERVICE_UNAVAILABLE", undefined, undefined, { cause: err });
   }
+  if (state === TIMEOUT_SQLSTATE)
+    return new ApiError("GATEWAY_TIMEOUT", undefined, undefined, { cause: err });
   return new ApiError("SERVER_ERROR", undefined, undefined, { cause: err });
 }
 

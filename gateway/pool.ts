@@ -3,6 +3,8 @@
 
 import pg from "pg";
 import { AppError } from "../app/load.ts";
+import { OPS_DEFAULTS } from "./config.ts";
+import { markConnectionFailures } from "./ops/connectionFailures.ts";
 
 const JSON_OID = 114;
 const rawJson: pg.CustomTypesConfig = {
@@ -12,11 +14,28 @@ const rawJson: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
 };
 
-export function createPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types: rawJson, application_name: "api-gateway" });
+export interface PoolOptions {
+  /** POOL_WAIT_MS: longest wait for a connection, queued or connecting (docs/operations.md). */
+  waitMs?: number;
+  /** STATEMENT_TIMEOUT_MS: the connections' statement_timeout; 0 or absent: the server's. */
+  statementTimeoutMs?: number;
+}
+
+export function createPool(connectionString: string, max: number, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    types: rawJson,
+    application_name: "api-gateway",
+    // Bounded: with every connection busy or the server unreachable a request fails (503)
+    // instead of queueing forever (pg waits without limit by default).
+    connectionTimeoutMillis: options.waitMs ?? OPS_DEFAULTS.poolWaitMs,
+    // Sent once at connect (a startup parameter): no extra round trip per request.
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+  });
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
-  return pool;
+  return markConnectionFailures(pool);
 }
 
 /**

@@ -30,6 +30,7 @@ import { unknownRoutes } from "./http/methods.ts";
 import { type RateLimitSettings, registerRateLimits } from "./http/rateLimit.ts";
 import { requestId } from "./http/requestId.ts";
 import { serverTimeouts } from "./http/timeouts.ts";
+import { registerOps } from "./ops/index.ts";
 import { type ReadRouter, wantsPrimary } from "./readPool.ts";
 import { compileColumnChecks } from "./request/columns.ts";
 import { routeGlobals } from "./routes/globals.ts";
@@ -40,7 +41,7 @@ export interface GatewayDeps {
   pool: pg.Pool;
   authenticate: Authenticator;
   config: Pick<GatewayConfig, "maxPerPage" | "bodyLimit" | "logLevel"> &
-    Partial<Pick<GatewayConfig, "preparedStatements">> &
+    Partial<Pick<GatewayConfig, "preparedStatements" | "ops">> &
     Partial<Pick<GatewayConfig, "handlerTimeoutMs" | "uploadMaxBytes" | "uploadMaxFiles" | "uploadTmpDir">> &
     Partial<
       Pick<GatewayConfig, "requestTimeoutMs" | "connectionTimeoutMs" | "keepAliveTimeoutMs" | "corsOrigins">
@@ -106,6 +107,9 @@ export function buildGateway({
     requestIdHeader: false,
     genReqId: requestId,
     clientErrorHandler,
+    // While closing, requests on open connections are served (with Connection: close) and
+    // /ready answers 503 in the envelope (ops/shutdown.ts), not Fastify's own 503 body.
+    return503OnClosing: false,
     // Malformed URLs (bad percent-encoding, over-long parameters) fail before routing: answer
     // them in the envelope like everything else.
     frameworkErrors: (error, request, reply) => {
@@ -124,6 +128,7 @@ export function buildGateway({
   unknownRoutes(app);
   jsonBodies(app);
   registerCors(app, config.corsOrigins);
+  registerOps(app, { pool, servicePool, ops: config.ops });
 
   const constraints = constraintIndex(schema);
   const tables = new Map(schema.database.map((table) => [table.name, table]));
@@ -224,19 +229,13 @@ export function buildGateway({
     });
   }
 
-  app.get("/health", async () => ({ status: "ok" }));
-  app.get("/ready", async (_request, reply) => {
-    try {
-      await pool.query("SELECT 1");
-      return { status: "ready" };
-    } catch {
-      return reply.code(503).send(errorBody("SERVICE_UNAVAILABLE", "Database unreachable"));
-    }
-  });
-
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) {
-      if (error.status >= 500) request.log.error({ err: error.cause ?? error }, "request failed");
+      if (error.status >= 500) {
+        // The route's pattern, so a 503 or 504 says which route met the fault.
+        const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+        request.log.error({ err: error.cause ?? error, route }, "request failed");
+      }
       return reply.code(error.status).send(errorBody(error.code, error.message, error.details));
     }
     const fastifyError = error as { statusCode?: number; code?: string };

@@ -51,8 +51,11 @@ export function callerSession(
       const c = await pool.connect();
       try {
         await c.query("BEGIN");
+        // The statement timeout is the handler's, or the connection's own (STATEMENT_TIMEOUT_MS)
+        // when shorter: `least` skips the NULL of a connection without one ('0').
         await c.query(
-          "SELECT set_config('api.ctx', $1, true), set_config('search_path', 'api, pg_catalog, pg_temp', true), set_config('statement_timeout', $2, true)",
+          "SELECT set_config('api.ctx', $1, true), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
+            "set_config('statement_timeout', least($2::bigint, nullif((extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint, 0))::text, true)",
           [JSON.stringify(ctx), String(options.statementTimeoutMs)],
         );
       } catch (error) {
@@ -66,9 +69,13 @@ export function callerSession(
 
   return {
     async query<Row>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
-      const c = await client();
-      const result = await c.query({ text, values, types: PARSED });
-      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      try {
+        const c = await client();
+        const result = await c.query({ text, values, types: PARSED });
+        return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        throw operational(error);
+      }
     },
     async call(method: string, path: string, params: Record<string, unknown> = {}): Promise<unknown> {
       const route = options.routes.get(`${method.toUpperCase()} ${path}`);
@@ -114,8 +121,22 @@ export function serviceDb(pool: pg.Pool | undefined): ServiceDb {
       if (!pool) {
         throw new Error("req.service: the gateway was started without a service connection (servicePool)");
       }
-      const result = await pool.query({ text, values, types: PARSED });
-      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      try {
+        const result = await pool.query({ text, values, types: PARSED });
+        return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        throw operational(error);
+      }
     },
   };
+}
+
+/**
+ * A statement that failed because the database is unreachable (503) or its timeout cancelled
+ * it (504) becomes that ApiError, so the handler's answer says so instead of a 500
+ * (docs/operations.md "Faults"); any other error reaches the handler unchanged.
+ */
+function operational(error: unknown): unknown {
+  const mapped = fromPostgresError(error);
+  return mapped.code === "SERVICE_UNAVAILABLE" || mapped.code === "GATEWAY_TIMEOUT" ? mapped : error;
 }

@@ -33,6 +33,7 @@ t.test("every code has its status and a message", async (t) => {
     SERVER_ERROR: 500,
     NOT_IMPLEMENTED: 501,
     SERVICE_UNAVAILABLE: 503,
+    GATEWAY_TIMEOUT: 504,
   };
   t.same(Object.keys(ERRORS).sort(), Object.keys(expected).sort());
   for (const [code, status] of Object.entries(expected) as [ErrorCode, number][]) {
@@ -212,7 +213,19 @@ t.test("POSTGRES_SQLSTATES: constraint violations of writes, named from the sche
 });
 
 t.test("connection failures are 503 SERVICE_UNAVAILABLE", async (t) => {
-  const states = ["08000", "08001", "08003", "08004", "08006", "08007", "08P01", "57P01", "57P02", "57P03"];
+  const states = [
+    "08000",
+    "08001",
+    "08003",
+    "08004",
+    "08006",
+    "08007",
+    "08P01",
+    "57P01",
+    "57P02",
+    "57P03",
+    "53300",
+  ];
   const errnos = [
     "ECONNREFUSED",
     "ECONNRESET",
@@ -229,10 +242,11 @@ t.test("connection failures are 503 SERVICE_UNAVAILABLE", async (t) => {
     t.equal(err.message, ERRORS.SERVICE_UNAVAILABLE.message);
     t.notOk(err.message.includes("secret"));
   }
-  t.equal(
-    fromPostgresError(pgError("57014", "canceling statement due to statement timeout")).code,
-    "SERVER_ERROR",
-  );
+  // A statement timeout is the database not answering in time (docs/operations.md "Faults").
+  const timeout = fromPostgresError(pgError("57014", "canceling statement due to statement timeout"));
+  t.equal(timeout.code, "GATEWAY_TIMEOUT");
+  t.equal(timeout.status, 504);
+  t.equal(timeout.message, ERRORS.GATEWAY_TIMEOUT.message);
 });
 
 t.test("an ApiError passes through unchanged", async (t) => {

@@ -1,0 +1,70 @@
+// Which pool errors mean "the database cannot be reached now" (docs/operations.md "Faults").
+// Postgres's own errors carry a SQLSTATE and socket errors an errno name: errors.ts maps those by
+// code. node-postgres raises its connection-level failures with no code at all: a connection
+// cut mid-query ("Connection terminated unexpectedly"), a client whose connection broke ("not
+// queryable"), the pool's bounded wait ("timeout exceeded when trying to connect", POOL_WAIT_MS).
+// They are recognised here, where they happen, and remembered by identity, so the mapper never
+// has to guess from a message that could have come from somewhere else.
+
+import type pg from "pg";
+
+const failures = new WeakSet<object>();
+
+/** An error the gateway's pool raised because the database could not be reached (503). */
+export function isConnectionFailure(error: unknown): boolean {
+  return typeof error === "object" && error !== null && failures.has(error);
+}
+
+// node-postgres's texts for its code-less connection errors (pg and pg-pool 8.x).
+const PG_CONNECTION_FAILURE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+
+function classify(error: unknown, connecting: boolean): void {
+  if (typeof error !== "object" || error === null) return;
+  if ((error as { code?: unknown }).code !== undefined) return;
+  // Acquiring a client does nothing but connect: any code-less failure of it is one.
+  if (connecting || PG_CONNECTION_FAILURE.test(String((error as Error).message))) failures.add(error);
+}
+
+type AnyFn = (...args: unknown[]) => unknown;
+const WRAPPED = Symbol("connectionFailures");
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+function watch(target: object, connecting: boolean): void {
+  const holder = target as { query: AnyFn; [WRAPPED]?: true };
+  if (holder[WRAPPED]) return;
+  holder[WRAPPED] = true;
+  const query = holder.query.bind(target);
+  holder.query = (...args: unknown[]) => {
+    const out = query(...args);
+    // Callback-style calls (pg-pool's own) and submittables are left as they are.
+    if (!isPromise(out)) return out;
+    return out.catch((error: unknown) => {
+      classify(error, connecting);
+      throw error;
+    });
+  };
+}
+
+/** Wraps `pool.query`, `pool.connect` and the clients it hands out; returns the same pool. */
+export function markConnectionFailures(pool: pg.Pool): pg.Pool {
+  watch(pool, false);
+  const connect = pool.connect.bind(pool) as AnyFn;
+  (pool as unknown as { connect: AnyFn }).connect = (...args: unknown[]) => {
+    if (typeof args[0] === "function") return connect(...args);
+    return (connect() as Promise<pg.PoolClient>).then(
+      (client) => {
+        watch(client, false);
+        return client;
+      },
+      (error: unknown) => {
+        classify(error, true);
+        throw error;
+      },
+    );
+  };
+  return pool;
+}
