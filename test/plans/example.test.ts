@@ -3,6 +3,7 @@
 
 import path from "node:path";
 import t from "tap";
+import { EXAMPLE } from "../../bench/sql.ts";
 import { checkPlans, type PlanCase, planDatabase, REPO, read } from "./plan.ts";
 
 const ADMIN = { role: "admin", scopes: ["billing:read", "tasks:write"], companyId: 1, userId: 1 };
@@ -247,23 +248,8 @@ const cases: PlanCase[] = [
     route: "GET /api/v1/task/:id",
     params: { id: 1000 },
     ctx: MEMBER,
-    sql: `SELECT json_build_object('data', json_build_object('id', t."id", 'projectId', t."projectId",
-            'projectName', p."name", 'title', t."title", 'description', t."description", 'priority', t."priority",
-            'estimateHours', t."estimateHours", 'done', t."done", 'dueDate', t."dueDate",
-            'assigneeId', t."assigneeId", 'createdOn', t."createdOn", 'assigneeFirstName', a."firstName",
-            'assigneeLastName', a."lastName", 'createdById', t."createdById", 'createdByFirstName', b."firstName",
-            'tags', (SELECT COALESCE(json_agg(json_build_object('id', g."id", 'name', g."name", 'color', g."color")
-                ORDER BY tt."tagId"), '[]')
-              FROM "task_tag" tt JOIN "tag" g ON g."id" = tt."tagId" AND g."companyId" = $2 WHERE tt."taskId" = t."id"),
-            'comments', (SELECT COALESCE(json_agg(json_build_object('id', m."id", 'body', m."body",
-                'authorId', m."authorId", 'authorFirstName', u."firstName", 'authorLastName', u."lastName",
-                'createdOn', m."createdOn") ORDER BY m."createdOn", m."id"), '[]')
-              FROM "comment" m LEFT JOIN "user" u ON u."id" = m."authorId" AND u."companyId" = $2
-              WHERE m."taskId" = t."id")))
-          FROM "task" t JOIN "project" p ON p."id" = t."projectId" AND p."companyId" = $2
-          LEFT JOIN "user" a ON a."id" = t."assigneeId" AND a."companyId" = $2
-          LEFT JOIN "user" b ON b."id" = t."createdById" AND b."companyId" = $2
-          WHERE t."id" = $1 AND t."companyId" = $2`,
+    // The same statement `make bench` times for this route.
+    sql: EXAMPLE.taskById,
     values: [1000, 1],
   },
   {
