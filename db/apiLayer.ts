@@ -1,5 +1,6 @@
-// Rebuilds the API layer (schema `api`, row policies, route functions, grants) in one transaction: the generator
-// produces the statements, this module reads the hand-written runtime (sql/*.sql) and runs them.
+// The API layer (schema `api`, row policies, route functions, grants): the generator produces the
+// statements, this module reads the hand-written runtime (sql/*.sql) and runs them. `make migrate`
+// runs them inside its own transaction, together with the table migrations (db/migrate.ts).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -25,6 +26,17 @@ export interface RebuildOptions {
   extra?: readonly string[];
 }
 
+/** Every statement that drops and recreates the layer for `schema`, in order. */
+export function apiLayerSql(schema: Schema, options: RebuildOptions = {}): string[] {
+  const extra = [...routeFunctionStatements(schema), ...(options.extra ?? [])];
+  return apiLayerStatements(schema, readRuntimeSql(), extra);
+}
+
+/** Drops schema `api` and our row policies, so that migrations may drop or change the columns they use. */
+export function dropApiLayerSql(): string[] {
+  return dropApiLayerStatements();
+}
+
 /**
  * Drops and recreates the whole API layer for `schema`, in one transaction: all of it or, on any
  * error, none of it (the error is rethrown). The client must not be inside a transaction.
@@ -34,25 +46,18 @@ export async function rebuildApiLayer(
   schema: Schema,
   options: RebuildOptions = {},
 ): Promise<void> {
-  const extra = [...routeFunctionStatements(schema), ...(options.extra ?? [])];
-  await inTransaction(client, apiLayerStatements(schema, readRuntimeSql(), extra));
-}
-
-/**
- * Drops schema `api` and our row policies, in one transaction, so that migrations can drop or
- * change the columns they use. Rebuild afterwards.
- */
-export async function dropApiLayer(client: pg.ClientBase): Promise<void> {
-  await inTransaction(client, dropApiLayerStatements());
-}
-
-async function inTransaction(client: pg.ClientBase, statements: readonly string[]): Promise<void> {
+  const statements = apiLayerSql(schema, options);
   await client.query("BEGIN");
   try {
-    for (const statement of statements) await client.query(statement);
+    await runStatements(client, statements);
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;
   }
+}
+
+/** Runs `statements` one by one on `client`, in whatever transaction it is in. */
+export async function runStatements(client: pg.ClientBase, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await client.query(statement);
 }

@@ -1,18 +1,19 @@
 // `make migrate`: validate the schema, write the next numbered migration for what changed since
-// the last one, check it can apply, and apply every pending migration with postgres-migrations.
-// Order matters: refusals and preconditions are decided before any file is written or any SQL
-// runs, and a new file whose SQL fails is removed again, so a failed run leaves nothing behind.
+// the last one, check it can apply, then apply every pending migration AND rebuild the API layer
+// in ONE transaction. Gateways keep serving throughout: their requests wait on the locks for the
+// length of that transaction and then run on the new layer, or, if anything fails, the whole
+// transaction rolls back and they run on the old one (docs/migrations.md "While the gateway
+// serves"). Refusals and preconditions are decided before any file is written or any SQL runs,
+// and a new file is removed again when the run fails, so a failed run leaves nothing behind.
 
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { migrate } from "postgres-migrations";
 import { AppError, formatDiagnostics, readAppSchema } from "../app/load.ts";
 import type { Schema } from "../generator/schema/types.ts";
 import { planMigration } from "../generator/tables/index.ts";
-import { dropApiLayer, rebuildApiLayer } from "./apiLayer.ts";
+import { apiLayerSql, dropApiLayerSql, runStatements } from "./apiLayer.ts";
 import {
-  migrationFiles,
   migrationsDirOf,
   nextMigrationName,
   readSnapshot,
@@ -20,9 +21,21 @@ import {
   snapshotOf,
   snapshotText,
 } from "./migrationFiles.ts";
+import { applyPendingInTransaction, META_SCHEMA, MigrationFileError } from "./pendingMigrations.ts";
 
-/** Our bookkeeping lives outside `public`, so a user table named "migrations" never collides. */
-export const META_SCHEMA = "api_migrations";
+export { META_SCHEMA };
+
+/**
+ * The migrate transaction's lock_timeout: it waits this long for each lock (a request or a
+ * transaction using a table or a view of schema `api`) before it gives up, rolls back and tries
+ * again. Below Postgres's default deadlock_timeout (1 s), so in a lock cycle with a request the
+ * migrate gives way first and the request goes on.
+ */
+export const LOCK_TIMEOUT_MS = 500;
+/** How many times the transaction is tried when a lock was not granted in time. */
+export const LOCK_ATTEMPTS = 10;
+/** postgres-migrations' advisory lock: two migrates of one database (ours or the library's) take turns. */
+const MIGRATE_LOCK_KEY = "-8525285245963000605";
 
 export interface MigrateOptions {
   appDir: string;
@@ -31,6 +44,10 @@ export interface MigrateOptions {
   /** Confirms drops and narrowing type changes. */
   allowDataLoss?: boolean;
   log?: (line: string) => void;
+  /** Overrides LOCK_TIMEOUT_MS (milliseconds, a positive integer). */
+  lockTimeoutMs?: number;
+  /** Overrides LOCK_ATTEMPTS. */
+  lockAttempts?: number;
 }
 
 export interface MigrateResult {
@@ -41,7 +58,22 @@ export interface MigrateResult {
   warnings: string[];
 }
 
-export async function migrateApp({ appDir, url, allowDataLoss = false, log = () => {} }: MigrateOptions) {
+export async function migrateApp({
+  appDir,
+  url,
+  allowDataLoss = false,
+  log = () => {},
+  lockTimeoutMs = LOCK_TIMEOUT_MS,
+  lockAttempts = LOCK_ATTEMPTS,
+}: MigrateOptions) {
+  if (
+    !Number.isInteger(lockTimeoutMs) ||
+    lockTimeoutMs < 1 ||
+    !Number.isInteger(lockAttempts) ||
+    lockAttempts < 1
+  ) {
+    throw new AppError("lockTimeoutMs and lockAttempts must be positive integers");
+  }
   const loaded = readAppSchema(appDir);
   const warnings = formatDiagnostics(loaded.file, "warning", loaded.warnings, loaded.routes);
   if (!loaded.schema) {
@@ -87,30 +119,90 @@ export async function migrateApp({ appDir, url, allowDataLoss = false, log = () 
       log(`wrote migrations/${written}`);
     }
     let applied: string[];
-    let dropped = false;
     try {
-      // The API layer's views and policies use the tables' columns: a migration may drop or
-      // change them, so the layer goes first and is rebuilt below (fail closed in between).
-      dropped = await hasPending(client, dir);
-      if (dropped) await dropApiLayer(client);
-      applied = await applyPending(client, dir, log);
+      applied = await inOneTransaction(client, { dir, schema, lockTimeoutMs, lockAttempts, log });
     } catch (error) {
-      if (dropped) await restoreApiLayer(client);
       if (written) {
-        // The new file's transaction rolled back: take the file and the snapshot back too.
+        // Everything rolled back: take the new file and the snapshot back too.
         fs.rmSync(path.join(dir, written));
         if (previousSnapshotText === undefined) fs.rmSync(snapshotFile);
         else fs.writeFileSync(snapshotFile, previousSnapshotText);
       }
-      throw new AppError(`migration failed, nothing from it was applied: ${(error as Error).message}`);
+      throw failure(error, lockTimeoutMs, lockAttempts);
     }
-    await rebuildApiLayer(client, schema);
+    for (const name of applied) log(`applied ${name}`);
     log("rebuilt the API layer");
-    await recordSchema(client, schema);
     return { written, applied, warnings } satisfies MigrateResult;
   } finally {
     await client.end();
   }
+}
+
+interface TransactionOptions {
+  dir: string;
+  schema: Schema;
+  lockTimeoutMs: number;
+  lockAttempts: number;
+  log: (line: string) => void;
+}
+
+/**
+ * Drops the layer, applies the pending files, rebuilds the layer and records the schema, then
+ * commits: all or nothing. The layer is dropped first so that its views are locked before their
+ * tables, the order in which a request locks them (fewer lock cycles with requests). A lock not
+ * granted within lockTimeoutMs rolls everything back (requests queued behind the migrate go on)
+ * and the transaction is tried again after a pause, up to lockAttempts times.
+ */
+async function inOneTransaction(client: pg.Client, options: TransactionOptions): Promise<string[]> {
+  const layer = apiLayerSql(options.schema);
+  for (let attempt = 1; ; attempt++) {
+    await client.query("BEGIN");
+    try {
+      // No lock_timeout yet: another migrate of this database (a second instance starting) is
+      // waited for; it is itself bounded by its lock_timeout.
+      await client.query("SELECT pg_advisory_xact_lock($1::bigint)", [MIGRATE_LOCK_KEY]);
+      // An integer checked by migrateApp: no client text reaches this statement.
+      await client.query(`SET LOCAL lock_timeout = ${options.lockTimeoutMs}`);
+      await runStatements(client, dropApiLayerSql());
+      const applied = await applyPendingInTransaction(client, options.dir);
+      await runStatements(client, layer);
+      await recordSchema(client, options.schema);
+      await client.query("COMMIT");
+      return applied;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      if (!isLockConflict(error) || attempt >= options.lockAttempts) throw error;
+      options.log(
+        `waited ${options.lockTimeoutMs} ms for a lock (attempt ${attempt}): rolled back, trying again`,
+      );
+      // Exponential with jitter, at most 2 s: requests that queued behind the migrate drain first.
+      await new Promise((r) => setTimeout(r, Math.min(2000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2)));
+    }
+  }
+}
+
+/** lock_not_available (lock_timeout) or deadlock_detected: nothing is wrong with the migration. */
+function isLockConflict(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === "55P03" || code === "40P01";
+}
+
+/** The error migrateApp throws after the transaction rolled back. */
+function failure(error: unknown, lockTimeoutMs: number, lockAttempts: number): Error {
+  if (error instanceof AppError) return error;
+  if (isLockConflict(error)) return lockFailure(lockTimeoutMs, lockAttempts);
+  if (error instanceof MigrationFileError) {
+    return new AppError(`migration failed, nothing from it was applied: ${error.message}`);
+  }
+  return new AppError(
+    `the API layer could not be built, so nothing was applied (no migration either) and the previous layer still serves: ${(error as Error).message}`,
+  );
+}
+
+function lockFailure(lockTimeoutMs: number, lockAttempts: number): AppError {
+  return new AppError(
+    `could not lock the tables and schema api: ${lockAttempts} attempts each waited ${lockTimeoutMs} ms behind other transactions (a long request, an open transaction in psql?). Nothing was applied and the previous API layer still serves; run it again.`,
+  );
 }
 
 async function checkPreconditions(client: pg.Client, preconditions: { sql: string; message: string }[]) {
@@ -135,49 +227,8 @@ async function checkPreconditions(client: pg.Client, preconditions: { sql: strin
     throw new AppError(["cannot migrate, nothing was changed:", ...failures].join("\n"));
 }
 
-/** After a failed migration: the last applied schema's layer, when it still fits the tables. */
-async function restoreApiLayer(client: pg.Client) {
-  try {
-    const { rows } = await client.query<{ schema: Schema }>(
-      `SELECT schema FROM ${META_SCHEMA}.applied_schema ORDER BY id DESC LIMIT 1`,
-    );
-    if (rows[0]) await rebuildApiLayer(client, rows[0].schema);
-  } catch {
-    // It stays dropped (nothing is visible through the API) until a migrate succeeds.
-  }
-}
-
-/** Whether some migration file has not been applied yet (postgres-migrations keys them by id). */
-async function hasPending(client: pg.Client, dir: string): Promise<boolean> {
-  const files = migrationFiles(dir);
-  if (files.length === 0) return false;
-  const table = await client.query(`SELECT to_regclass('${META_SCHEMA}.migrations') AS t`);
-  if (table.rows[0]?.t === null) return true;
-  const { rows } = await client.query<{ id: number }>(`SELECT id FROM ${META_SCHEMA}.migrations`);
-  const done = new Set(rows.map((r) => r.id));
-  return files.some((f) => !done.has(Number.parseInt(f, 10)));
-}
-
-async function applyPending(client: pg.Client, dir: string, log: (line: string) => void): Promise<string[]> {
-  if (!fs.existsSync(dir)) return [];
-  await client.query(`CREATE SCHEMA IF NOT EXISTS ${META_SCHEMA}`);
-  // postgres-migrations looks its table up by name in any schema; creating ours first keeps it
-  // from mistaking a user table called "migrations" for its own.
-  await client.query(`CREATE TABLE IF NOT EXISTS ${META_SCHEMA}.migrations (
-    id integer PRIMARY KEY, name varchar(100) UNIQUE NOT NULL, hash varchar(40) NOT NULL,
-    executed_at timestamp DEFAULT current_timestamp)`);
-  await client.query(`SET search_path TO ${META_SCHEMA}, public`);
-  try {
-    const done = await migrate({ client }, dir, { logger: () => {} });
-    const names = done.filter((m) => m.id > 0).map((m) => m.fileName);
-    for (const name of names) log(`applied ${name}`);
-    return names;
-  } finally {
-    await client.query("RESET search_path");
-  }
-}
-
 async function recordSchema(client: pg.Client, schema: unknown) {
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${META_SCHEMA}`);
   await client.query(`CREATE TABLE IF NOT EXISTS ${META_SCHEMA}.applied_schema (
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     applied_at timestamptz NOT NULL DEFAULT now(),
