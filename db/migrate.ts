@@ -165,7 +165,9 @@ async function inOneTransaction(client: pg.Client, options: TransactionOptions):
       await client.query(`SET LOCAL lock_timeout = ${options.lockTimeoutMs}`);
       await runStatements(client, dropApiLayerSql());
       const applied = await applyPendingInTransaction(client, options.dir);
-      await runStatements(client, layer);
+      await runStatements(client, layer).catch((error) => {
+        throw new LayerError(error);
+      });
       await recordSchema(client, options.schema);
       await client.query("COMMIT");
       return applied;
@@ -178,6 +180,15 @@ async function inOneTransaction(client: pg.Client, options: TransactionOptions):
       // Exponential with jitter, at most 2 s: requests that queued behind the migrate drain first.
       await new Promise((r) => setTimeout(r, Math.min(2000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2)));
     }
+  }
+}
+
+/** The rebuild of the layer failed (Postgres's message and SQLSTATE kept). */
+class LayerError extends Error {
+  readonly code: string | undefined;
+  constructor(pgError: unknown) {
+    super((pgError as Error).message);
+    this.code = (pgError as { code?: string }).code;
   }
 }
 
@@ -194,8 +205,13 @@ function failure(error: unknown, lockTimeoutMs: number, lockAttempts: number): E
   if (error instanceof MigrationFileError) {
     return new AppError(`migration failed, nothing from it was applied: ${error.message}`);
   }
+  if (error instanceof LayerError) {
+    return new AppError(
+      `the API layer could not be built, so nothing was applied (no migration either) and the previous layer still serves: ${error.message}`,
+    );
+  }
   return new AppError(
-    `the API layer could not be built, so nothing was applied (no migration either) and the previous layer still serves: ${(error as Error).message}`,
+    `migrate failed, nothing was applied and the previous API layer still serves: ${(error as Error).message}`,
   );
 }
 
