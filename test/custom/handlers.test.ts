@@ -11,7 +11,7 @@ import { loadHandlers } from "../../gateway/custom/index.ts";
 import { buildGateway, MissingHandlersError } from "../../gateway/server.ts";
 import { handlerMethodName } from "../../generator/schema/handlers.ts";
 import type { Schema } from "../../generator/schema/types.ts";
-import { scratchApp } from "../harness/app.ts";
+import { exampleAppWithStubs } from "../harness/app.ts";
 import { testGateway, testGatewayForApp } from "../harness/gateway.ts";
 import { REPO } from "../harness/templates.ts";
 
@@ -35,7 +35,7 @@ const probe = (method: string, p: string, extra: Record<string, unknown> = {}) =
 const MEMBERS = { roles: ["admin", "manager", "member"] };
 
 /** The example's schema plus probe routes (v1 and a v2 group), its migrations and handlers. */
-function probeApp(t: Parameters<typeof scratchApp>[0]) {
+function probeApp(t: Parameters<typeof exampleAppWithStubs>[0]) {
   const schema = structuredClone(exampleSchema);
   schema.endpoints[0].routes.push(
     probe("GET", "/probe/throws"),
@@ -59,20 +59,7 @@ function probeApp(t: Parameters<typeof scratchApp>[0]) {
     baseUrl: "/api/v2",
     routes: [probe("GET", "/probe/ping")],
   });
-  const app = scratchApp(t, schema);
-  fs.cpSync(path.join(EXAMPLE, "migrations"), path.join(app.dir, "migrations"), { recursive: true });
-  // The example's own routes get stubs (its real handlers need the repo's node_modules).
-  fs.mkdirSync(path.join(app.dir, "src/api/v1"), { recursive: true });
-  const stub = (methods: string[]) =>
-    `export default class Stub {\n${methods.map((m) => `  ${m}(req, res) { res.sendData(true); }`).join("\n")}\n}\n`;
-  const write = (file: string, text: string) =>
-    fs.writeFileSync(path.join(app.dir, "src/api/v1", file), text);
-  write(
-    "user.api.v1.ts",
-    stub(["postUserLogin", "postUserRefreshToken", "getUserMeSession", "postUserMeAvatar"]),
-  );
-  write("task.api.v1.ts", stub(["postTaskAttachments"]));
-  write("report.api.v1.ts", stub(["postReportSummary"]));
+  const app = exampleAppWithStubs(t, schema, EXAMPLE);
   fs.writeFileSync(
     path.join(app.dir, "src/api/v1/probe.api.v1.ts"),
     `export default class Probe {

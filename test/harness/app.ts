@@ -35,6 +35,32 @@ export function scratchApp(t: Test, schema?: unknown): ScratchApp {
   return app;
 }
 
+/**
+ * A scratch copy of the example app with `schema` (the example's, modified by the test), its
+ * migrations, and stub handlers for its own custom routes: the real handlers need the repo's
+ * node_modules, which a directory under the OS's temp folder cannot resolve. Returns the app and
+ * its handler folder (`src/api/v1`), for the test's own probe handlers.
+ */
+export function exampleAppWithStubs(
+  t: Test,
+  schema: unknown,
+  exampleDir: string,
+): ScratchApp & { handlers: string } {
+  const app = scratchApp(t, schema);
+  fs.cpSync(path.join(exampleDir, "migrations"), path.join(app.dir, "migrations"), { recursive: true });
+  const handlers = path.join(app.dir, "src/api/v1");
+  fs.mkdirSync(handlers, { recursive: true });
+  const stub = (methods: string[]) =>
+    `export default class Stub {\n${methods.map((m) => `  ${m}(req, res) { res.sendData(true); }`).join("\n")}\n}\n`;
+  fs.writeFileSync(
+    path.join(handlers, "user.api.v1.ts"),
+    stub(["postUserLogin", "postUserRefreshToken", "getUserMeSession", "postUserMeAvatar"]),
+  );
+  fs.writeFileSync(path.join(handlers, "task.api.v1.ts"), stub(["postTaskAttachments"]));
+  fs.writeFileSync(path.join(handlers, "report.api.v1.ts"), stub(["postReportSummary"]));
+  return { ...app, handlers };
+}
+
 /** A minimal valid schema with the given tables (route-less). */
 export function schemaWith(database: unknown[]): Record<string, unknown> {
   return { database, endpoints: [], customTypes: [], globalParams: [], roles: [], scopes: [] };

@@ -8,7 +8,7 @@ import path from "node:path";
 import t from "tap";
 import { readRateLimitConfig } from "../../gateway/http/rateLimit.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
-import { scratchApp } from "../harness/app.ts";
+import { exampleAppWithStubs } from "../harness/app.ts";
 import { JWT_SECRET, type TestGateway, testGateway, testGatewayForApp } from "../harness/gateway.ts";
 import { REPO } from "../harness/templates.ts";
 
@@ -75,24 +75,13 @@ t.test("refresh-token: limited per address", async (t) => {
 });
 
 /** The example's schema with a 1-second, 2-request login limit; stub handlers. */
-function shortWindowApp(t: Parameters<typeof scratchApp>[0]) {
+function shortWindowApp(t: Parameters<typeof exampleAppWithStubs>[0]) {
   const schema = structuredClone(exampleSchema);
   const route = schema.endpoints[0].routes.find((r: { path: string }) => r.path === "/user/login");
   route.rateLimit = { max: 2, timeWindow: "1 second", keys: ["ip", "body.username"] };
   const company = schema.endpoints[0].routes.find((r: { path: string }) => r.path === "/company/public/:id");
   company.rateLimit = { max: 2, timeWindow: "1 minute", keys: ["ip", "params.id"] };
-  const app = scratchApp(t, schema);
-  fs.cpSync(path.join(EXAMPLE, "migrations"), path.join(app.dir, "migrations"), { recursive: true });
-  const dir = path.join(app.dir, "src/api/v1");
-  fs.mkdirSync(dir, { recursive: true });
-  const stub = (methods: string[]) =>
-    `export default class Stub {\n${methods.map((m) => `  ${m}(req, res) { res.sendData(true); }`).join("\n")}\n}\n`;
-  fs.writeFileSync(
-    path.join(dir, "user.api.v1.ts"),
-    stub(["postUserLogin", "postUserRefreshToken", "getUserMeSession", "postUserMeAvatar"]),
-  );
-  fs.writeFileSync(path.join(dir, "task.api.v1.ts"), stub(["postTaskAttachments"]));
-  fs.writeFileSync(path.join(dir, "report.api.v1.ts"), stub(["postReportSummary"]));
+  const app = exampleAppWithStubs(t, schema, EXAMPLE);
   return app;
 }
 

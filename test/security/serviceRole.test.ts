@@ -6,14 +6,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import t from "tap";
-import { scratchApp } from "../harness/app.ts";
+import { exampleAppWithStubs } from "../harness/app.ts";
 import { JWT_SECRET, testGateway, testGatewayForApp } from "../harness/gateway.ts";
 import { REPO } from "../harness/templates.ts";
 
 const EXAMPLE = path.join(REPO, "example");
 
 /** The example's schema, migrations and stub handlers, plus a probe that reports on req.service. */
-function probeApp(t: Parameters<typeof scratchApp>[0]) {
+function probeApp(t: Parameters<typeof exampleAppWithStubs>[0]) {
   const schema = JSON.parse(fs.readFileSync(path.join(EXAMPLE, "api.schema.json"), "utf8"));
   schema.endpoints[0].routes.push({
     name: "probe",
@@ -26,18 +26,8 @@ function probeApp(t: Parameters<typeof scratchApp>[0]) {
     request: [],
     responseType: "boolean",
   });
-  const app = scratchApp(t, schema);
-  fs.cpSync(path.join(EXAMPLE, "migrations"), path.join(app.dir, "migrations"), { recursive: true });
-  const dir = path.join(app.dir, "src/api/v1");
-  fs.mkdirSync(dir, { recursive: true });
-  const stub = (methods: string[]) =>
-    `export default class Stub {\n${methods.map((m) => `  ${m}(req, res) { res.sendData(true); }`).join("\n")}\n}\n`;
-  fs.writeFileSync(
-    path.join(dir, "user.api.v1.ts"),
-    stub(["postUserLogin", "postUserRefreshToken", "getUserMeSession", "postUserMeAvatar"]),
-  );
-  fs.writeFileSync(path.join(dir, "task.api.v1.ts"), stub(["postTaskAttachments"]));
-  fs.writeFileSync(path.join(dir, "report.api.v1.ts"), stub(["postReportSummary"]));
+  const app = exampleAppWithStubs(t, schema, EXAMPLE);
+  const dir = app.handlers;
   // Each attempt's SQLSTATE (or "ok"): the probe answers with what happened, never throws.
   fs.writeFileSync(
     path.join(dir, "probe.api.v1.ts"),
