@@ -4,11 +4,11 @@
 // `api.schema.json` (warnings in a Restura file, which must load unchanged).
 
 import { type Context, rejectedWithin, routeProblem, type TableInfo } from "./context.ts";
+import { routeMentions } from "./mentions.ts";
 import { at } from "./paths.ts";
 import type { Params } from "./request.ts";
 import { didYouMean } from "./suggest.ts";
-import type { Join, ResponseProperty, StandardRoute, WhereCondition } from "./types.ts";
-import { classifyValue, sqlMentions } from "./values.ts";
+import type { StandardRoute } from "./types.ts";
 
 /** The query parameters the gateway adds to every PAGED route. */
 const PAGED_PARAMS = ["page", "perPage", "sortBy", "sortOrder", "filter"];
@@ -33,7 +33,7 @@ const pathParams = (route: StandardRoute): string[] =>
   route.path.split("/").flatMap((s) => (s.startsWith(":") ? [s.slice(1)] : []));
 
 function checkUnusedParams(ctx: Context, route: StandardRoute, rp: string, info: TableInfo): void {
-  const used = mentionedParams(route);
+  const used = routeMentions(route).params;
   for (const name of pathParams(route)) used.add(name);
   if (route.type === "PAGED") for (const name of PAGED_PARAMS) used.add(name);
   // POST, PUT and PATCH write the parameters named like base-table columns; DELETE writes none.
@@ -73,42 +73,4 @@ function checkUnsettableColumns(
         `can never set it: every request would fail. Add a request parameter "${column.name}" or an assignment`,
     );
   }
-}
-
-/** Every `$param` a route reads: assignments, where conditions, joins, raw selectors, subqueries. */
-export function mentionedParams(route: StandardRoute): Set<string> {
-  const used = new Set<string>();
-  const value = (v: unknown) => {
-    if (typeof v === "string") {
-      const form = classifyValue(v);
-      if (form.kind === "param") used.add(form.name);
-    } else if (Array.isArray(v)) v.forEach(value);
-  };
-  const raw = (sql: string | undefined) => {
-    if (sql !== undefined) for (const name of sqlMentions(sql).params) used.add(name);
-  };
-  const conditions = (list: WhereCondition[]) => {
-    for (const c of list) {
-      value(c.value);
-      raw(c.custom);
-    }
-  };
-  const joins = (list: Join[]) => {
-    for (const j of list) raw(j.custom);
-  };
-  const properties = (list: ResponseProperty[]) => {
-    for (const p of list) {
-      raw(p.selector);
-      if (p.subquery) {
-        joins(p.subquery.joins);
-        conditions(p.subquery.where);
-        properties(p.subquery.properties);
-      }
-    }
-  };
-  for (const a of route.assignments) value(a.value);
-  joins(route.joins);
-  conditions(route.where);
-  properties(route.response);
-  return used;
 }

@@ -19,6 +19,7 @@ import type { LoadResult } from "./types.ts";
 export { primaryKey, uniqueKeys } from "./constraints.ts";
 export { customTypeNames } from "./customTypes.ts";
 export { handlerFileSegment, handlerMethodName } from "./handlers.ts";
+export { type RouteMentions, routeMentions } from "./mentions.ts";
 export { hasPrivateColumns, readableColumns } from "./privateColumns.ts";
 export { describeDiagnostic, routeNames } from "./routeNames.ts";
 export { classifyValue, parseDecimal, parseEnumValues, sqlMentions, type ValueForm } from "./values.ts";
