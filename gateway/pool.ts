@@ -4,7 +4,7 @@
 import pg from "pg";
 import { AppError } from "../app/load.ts";
 import { OPS_DEFAULTS } from "./config.ts";
-import { markConnectionFailures } from "./ops/connectionFailures.ts";
+import { brokeConnection, markConnectionFailures } from "./ops/connectionFailures.ts";
 
 const JSON_OID = 114;
 const rawJson: pg.CustomTypesConfig = {
@@ -35,7 +35,47 @@ export function createPool(connectionString: string, max: number, options: PoolO
   });
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
-  return markConnectionFailures(pool);
+  return keepClientsOnStatementErrors(markConnectionFailures(pool));
+}
+
+type AnyQuery = (...args: unknown[]) => unknown;
+const GUARDED = Symbol("errorListener");
+
+/**
+ * Replaces the promise forms of `pool.query` (callback forms are left to pg-pool) with connect,
+ * query, release, where the client is discarded only when the error broke its connection
+ * (ops/connectionFailures.ts brokeConnection). pg-pool's own `query` releases the client with
+ * any error, which destroys it: every 404, 409 or 422 a route function answers would cost the
+ * next request a new connection, and its named statements prepared again.
+ */
+export function keepClientsOnStatementErrors(pool: pg.Pool): pg.Pool {
+  const original = pool.query.bind(pool) as AnyQuery;
+  const replaced: AnyQuery = (...args) => {
+    if (args.some((a) => typeof a === "function")) return original(...args);
+    return queryOnce(pool, args);
+  };
+  (pool as unknown as { query: AnyQuery }).query = replaced;
+  return pool;
+}
+
+async function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
+  const client = await pool.connect();
+  // An error event while the client is checked out and idle (the server ends the session
+  // between statements) must not crash the process; the pool drops the dead client on release.
+  const holder = client as unknown as { [GUARDED]?: true };
+  if (!holder[GUARDED]) {
+    holder[GUARDED] = true;
+    client.on("error", () => {});
+  }
+  let failure: unknown;
+  try {
+    return await (client.query as AnyQuery)(...args);
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    client.release(failure !== undefined && brokeConnection(failure) ? (failure as Error) : undefined);
+  }
 }
 
 /**

@@ -17,6 +17,7 @@
 import pg from "pg";
 import { type AuthResult, type Ctx, checkRoute, type RouteAccess } from "../auth/context.ts";
 import { ApiError, fromPostgresError, type WriteErrorContext } from "../errors.ts";
+import { brokeConnection } from "../ops/connectionFailures.ts";
 import type { CallerDb, QueryResult, ServiceDb } from "./types.ts";
 
 /** A standard route as `req.db.call` runs it. */
@@ -108,7 +109,9 @@ export function callerSession(
         await c.query(commit ? "COMMIT" : "ROLLBACK");
         c.release();
       } catch (error) {
-        c.release(error as Error);
+        // A COMMIT that fails (a deferred constraint) has ended the transaction: the connection
+        // is clean and stays in the pool unless the error broke it.
+        c.release(brokeConnection(error) ? (error as Error) : undefined);
         if (commit) throw error;
       }
     },

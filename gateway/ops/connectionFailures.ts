@@ -49,6 +49,26 @@ function watch(target: object, connecting: boolean): void {
   };
 }
 
+/**
+ * Whether a statement's error left its connection unusable, so the pool must discard the client.
+ * Only then: a route function's own answers (A0404, A0422, ...), constraint violations and cast
+ * errors end a statement, not the session, and the connection with its prepared statements serves
+ * the next request (pg-pool's `pool.query` would destroy it for any error). A connection that did
+ * die is dropped by pg-pool on release in any case (it checks the client's state); this names the
+ * cases we know of so the pool does not wait for that.
+ */
+export function brokeConnection(error: unknown): boolean {
+  if (isConnectionFailure(error)) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  // No SQLSTATE at all: not an answer of the server's, so nothing says the session is intact.
+  if (typeof code !== "string") return true;
+  // A socket's errno name (ECONNRESET, EPIPE, ...).
+  if (/^E[A-Z]+$/.test(code)) return true;
+  // Class 08 (connection exception); 57P01-57P05: the server ended the session (terminated,
+  // shutting down, cannot connect now, idle timeouts).
+  return code.startsWith("08") || code.startsWith("57P");
+}
+
 /** Wraps `pool.query`, `pool.connect` and the clients it hands out; returns the same pool. */
 export function markConnectionFailures(pool: pg.Pool): pg.Pool {
   watch(pool, false);
