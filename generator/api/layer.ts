@@ -2,6 +2,7 @@
 // (docs/architecture.md "The API layer"). Tables are never touched except their policies,
 // ENABLE ROW LEVEL SECURITY and grants.
 
+import { realtimeGrantStatements, realtimeStatements } from "../realtime/index.ts";
 import type { Schema } from "../schema/types.ts";
 import { ident, literal, sql } from "../sql/sql.ts";
 import { TABLE_SCHEMA } from "../tables/names.ts";
@@ -18,8 +19,10 @@ export interface ApiLayerParts {
   runtime: string[];
   views: string[];
   policies: string[];
-  /** Route functions, change triggers: whatever the caller passed as `extra`. */
+  /** Route functions: whatever the caller passed as `extra`. */
   extra: string[];
+  /** Realtime (generator/realtime): change capture triggers and api.realtime_events. */
+  realtime: string[];
   /** Last, so they cover everything created before. */
   grants: string[];
   /** After the grants: what no role behind the API may do at run time (see lockdownStatements). */
@@ -52,7 +55,8 @@ export function apiLayerParts(
     views: schema.database.flatMap(viewStatements),
     policies: policyStatements(schema),
     extra: [...extra],
-    grants: grantStatements(schema.database),
+    realtime: realtimeStatements(schema),
+    grants: [...grantStatements(schema.database), ...realtimeGrantStatements()],
     lockdown: lockdownStatements(),
   };
 }
@@ -85,7 +89,16 @@ export function apiLayerStatements(
   extra: readonly string[] = [],
 ): string[] {
   const p = apiLayerParts(schema, runtimeSql, extra);
-  return [...p.prologue, ...p.runtime, ...p.views, ...p.policies, ...p.extra, ...p.grants, ...p.lockdown];
+  return [
+    ...p.prologue,
+    ...p.runtime,
+    ...p.views,
+    ...p.policies,
+    ...p.extra,
+    ...p.realtime,
+    ...p.grants,
+    ...p.lockdown,
+  ];
 }
 
 /**

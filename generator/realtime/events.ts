@@ -1,0 +1,154 @@
+// Delivery rules (docs/realtime.md "Delivery rules"): `api.realtime_events(ctx, after, upto,
+// tables)` returns the events in (after, upto] that one permission context may see, in cursor
+// order, deciding a whole batch in ONE query (the gateway calls it once per group of subscribers
+// that share a context, never once per event per subscriber).
+//
+// - the table rule (roles/scopes of the table: its restrictive policy) and the `tables` asked for;
+// - only the notify columns the context's column rules let it see (a hidden column's key is left
+//   out, as in route responses; the event's `key` too);
+// - only rows the table's row policies let it see, decided with the same policy expressions the
+//   tables use (generator/api/policies.ts), evaluated on the row images: each image becomes a row
+//   of the table's type named like the table (`jsonb_populate_record(NULL::public."t", ...) AS
+//   "t"`), so `"t"."col"` and raw policy SQL read it as they read the table;
+// - insert: decided on the new row; delete: on the old row (data = the old row's columns);
+//   update: visible before and after -> `update` (data and old), only after -> `insert`, only
+//   before -> `delete` with the key and no data (the row left this context's view); an update
+//   that changes none of the columns this context sees, and moves nothing, is not sent.
+//
+// It runs as api_owner (SECURITY DEFINER, like route functions) with `api.ctx` set to the
+// context, so policies that read other tables see them as a route function would. search_path is
+// `public` because policy SQL was bound with it (generator/api/layer.ts); pg_temp last, and the
+// caller cannot create objects in `public`.
+
+import { inferGlobalTypes, textArray } from "../api/globals.ts";
+import { policyCondition } from "../api/policies.ts";
+import { isRestricted } from "../api/views.ts";
+import type { Schema } from "../schema/types.ts";
+import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
+import { TABLE_SCHEMA, tableRef } from "../tables/names.ts";
+import { OUTBOX } from "./names.ts";
+import { type NotifyTable, notifyTables } from "./tables.ts";
+
+export function eventsFunctionStatement(schema: Schema): string {
+  const globalTypes = inferGlobalTypes(schema);
+  const tables = notifyTables(schema);
+  const declarations = tables.map(
+    (_, i) => sql`  ${v("allow", i)} boolean;\n  ${v("hide", i)} text[];\n  ${v("drop", i)} text[];`,
+  );
+  const setup = tables.map((t, i) => tableSetup(t, i));
+  const branches = tables.map((t, i) => branch(t, i, globalTypes));
+  const query =
+    branches.length === 0
+      ? sql``
+      : sql`  RETURN QUERY
+  SELECT v.xid::text || ':' || v.seq::text, v.table_name, v.op, v.key, v.data, v.old
+  FROM (
+${join(branches, "\n    UNION ALL\n")}
+  ) AS v
+  ORDER BY v.xid, v.seq;
+`;
+  return sql`CREATE FUNCTION api.realtime_events(ctx jsonb, after text, upto text, tables text[])
+RETURNS TABLE (event_id text, table_name text, op text, key jsonb, data jsonb, old jsonb)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = ${ident(TABLE_SCHEMA)}, pg_temp
+AS $fn$
+#variable_conflict use_column
+DECLARE
+  a_xid xid8;
+  a_seq bigint;
+  u_xid xid8;
+  u_seq bigint;
+  h_xid xid8;
+  h_seq bigint;
+  v_tables text[] := tables;
+${join(declarations, "\n")}
+BEGIN
+  PERFORM pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true);
+  SELECT c.xid, c.seq INTO a_xid, a_seq FROM api.realtime_cursor(after) AS c;
+  SELECT c.xid, c.seq INTO u_xid, u_seq FROM api.realtime_cursor(upto) AS c;
+  SELECT c.xid, c.seq INTO h_xid, h_seq FROM api.realtime_cursor(api.realtime_head()) AS c;
+  IF a_xid IS NULL THEN
+    -- No cursor: everything still kept.
+    SELECT p.xid, p.seq INTO a_xid, a_seq FROM api_realtime.pruned AS p;
+  ELSIF a_xid > pg_catalog.pg_snapshot_xmax(pg_catalog.pg_current_snapshot()) THEN
+    -- No event can ever have this id: the cursor was not given by us.
+    RAISE EXCEPTION 'The event cursor is not valid' USING ERRCODE = 'A0400';
+  END IF;
+  -- Never past the head: an event there may still be uncommitted, or appear later.
+  IF u_xid IS NULL OR (u_xid, u_seq) > (h_xid, h_seq) THEN
+    u_xid := h_xid;
+    u_seq := h_seq;
+  END IF;
+${join(setup, "\n")}
+${query}  -- Checked after reading: a prune that committed meanwhile is seen here.
+  PERFORM api.realtime_check_retained(a_xid, a_seq);
+END
+$fn$`.toString();
+}
+
+/** A per-table plpgsql variable: allow_0, hide_0, drop_0. */
+function v(what: "allow" | "hide" | "drop", i: number): Sql {
+  return ident(`${what}_${i}`);
+}
+
+/** The context's table rule and hidden columns for one table, computed once per call. */
+function tableSetup(t: NotifyTable, i: number): Sql {
+  const { roles, scopes } = t.table;
+  const allow = isRestricted(t.table)
+    ? sql`api.allowed(${textArray(roles)}, ${textArray(scopes)})`
+    : sql`true`;
+  const ruled = t.stored.filter(isRestricted);
+  const hide =
+    ruled.length === 0
+      ? sql`'{}'::text[]`
+      : sql`ARRAY[${join(
+          ruled.map(
+            (c) =>
+              sql`CASE WHEN api.allowed(${textArray(c.roles)}, ${textArray(c.scopes)}) THEN NULL ELSE ${literal(c.name)} END`,
+          ),
+          ",\n    ",
+        )}]::text[]`;
+  const notSent = t.stored.filter((c) => !t.notify.includes(c)).map((c) => c.name);
+  return sql`  ${v("allow", i)} := ${allow};
+  ${v("hide", i)} := ${hide};
+  ${v("drop", i)} := ${textArray(notSent)} || ${v("hide", i)};`;
+}
+
+function branch(t: NotifyTable, i: number, globalTypes: Map<string, string>): Sql {
+  const name = literal(t.table.name);
+  const visible = (image: Sql) => {
+    const cond =
+      t.table.policies.length === 0
+        ? sql`true`
+        : join(
+            t.table.policies.map((p) => sql`(${policyCondition(t.table, p, globalTypes)})`),
+            " OR ",
+          );
+    if (t.table.policies.length === 0) return sql`${image} IS NOT NULL`;
+    return sql`COALESCE(${image} IS NOT NULL AND (SELECT ${cond}
+          FROM pg_catalog.jsonb_populate_record(NULL::${tableRef(t.table.name)}, ${image}) AS ${ident(t.table.name)}), false)`;
+  };
+  const key =
+    t.key.length === 0
+      ? sql`'{}'::jsonb`
+      : sql`pg_catalog.jsonb_build_object(${join(
+          t.key.map((c) => sql`${literal(c.name)}, b.key_row -> ${literal(c.name)}`),
+        )}) - ${v("hide", i)}`;
+  return sql`    SELECT b.xid, b.seq, ${name}::text AS table_name,
+      CASE WHEN b.new_in AND b.old_in THEN 'update' WHEN b.new_in THEN 'insert' ELSE 'delete' END AS op,
+      ${key} AS key,
+      CASE WHEN b.new_in THEN b.new_data WHEN b.op = 'delete' THEN b.old_data END AS data,
+      CASE WHEN b.new_in AND b.old_in THEN b.old_data END AS old
+    FROM (
+      SELECT e.xid, e.seq, e.op, COALESCE(e.new_row, e.old_row) AS key_row,
+        e.new_row - ${v("drop", i)} AS new_data,
+        e.old_row - ${v("drop", i)} AS old_data,
+        ${visible(sql`e.new_row`)} AS new_in,
+        ${visible(sql`e.old_row`)} AS old_in
+      FROM ${OUTBOX} AS e
+      WHERE ${v("allow", i)} AND (v_tables IS NULL OR ${name} = ANY (v_tables))
+        AND e.table_name = ${name}
+        AND (e.xid, e.seq) > (a_xid, a_seq) AND (e.xid, e.seq) <= (u_xid, u_seq)
+    ) AS b
+    WHERE (b.new_in OR b.old_in) AND NOT (b.new_in AND b.old_in AND b.new_data = b.old_data)`;
+}
