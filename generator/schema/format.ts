@@ -175,7 +175,16 @@ const routeBase: Record<string, JsonSchema> = {
 };
 const routeRequired = ["name", "method", "path", "type"];
 
-export const STANDARD_ONLY = ["table", "joins", "where", "assignments", "response", "orderBy", "groupBy"];
+export const STANDARD_ONLY = [
+  "table",
+  "joins",
+  "where",
+  "assignments",
+  "response",
+  "orderBy",
+  "groupBy",
+  "total",
+];
 export const CUSTOM_ONLY = ["responseType", "requestType", "fileUploadType", "action"];
 
 export const standardRoute = object(
@@ -188,6 +197,8 @@ export const standardRoute = object(
     response: list("responseProperty"),
     orderBy: ref("orderBy"),
     groupBy: ref("groupBy"),
+    // PAGED: how `total` is counted unless the request says (docs/schema.md "Routes").
+    total: { enum: ["exact", "planned", "estimated"] },
   },
   [...routeRequired, "table", "response"],
 );

@@ -68,6 +68,7 @@ function route(raw: unknown): Route {
     response: arr(r.response).map(responseProperty),
     orderBy: r.orderBy === undefined ? undefined : orderBy(r.orderBy),
     groupBy: r.groupBy === undefined ? undefined : groupBy(r.groupBy),
+    total: r.total === undefined ? undefined : (str(r.total) as StandardRoute["total"]),
   });
 }
 

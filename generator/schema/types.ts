@@ -264,7 +264,11 @@ export interface StandardRoute extends RouteBase {
   response: ResponseProperty[];
   orderBy?: OrderBy;
   groupBy?: GroupBy;
+  /** PAGED: how `total` is counted unless the request says (docs/schema.md "Routes"); default exact. */
+  total?: TotalMode;
 }
+
+export type TotalMode = "exact" | "planned" | "estimated";
 
 export interface CustomRoute extends RouteBase {
   type: CustomRouteType;
