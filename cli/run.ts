@@ -80,6 +80,7 @@ runCli(async () => {
       allowMissingHandlers,
       servicePool,
       rateLimit: readRateLimitConfig(),
+      publicDir: path.join(appDir, "public"),
       ...(readPool
         ? {
             reads: readRouter(readPool, pool, {

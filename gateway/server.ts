@@ -29,6 +29,7 @@ import { jsonBodies } from "./http/jsonBody.ts";
 import { unknownRoutes } from "./http/methods.ts";
 import { type RateLimitSettings, registerRateLimits } from "./http/rateLimit.ts";
 import { requestId } from "./http/requestId.ts";
+import { registerStatic } from "./http/static.ts";
 import { serverTimeouts } from "./http/timeouts.ts";
 import { registerOps } from "./ops/index.ts";
 import { type ReadRouter, wantsPrimary } from "./readPool.ts";
@@ -64,6 +65,8 @@ export interface GatewayDeps {
   reads?: ReadRouter;
   /** Rate limits: a default for every route, and where counters live (gateway/http/rateLimit.ts). */
   rateLimit?: RateLimitSettings;
+  /** The app's static pages (`<app>/public`, gateway/http/static.ts); absent: none served. */
+  publicDir?: string;
 }
 
 /** Thrown by buildGateway when custom routes lack handlers; `problems` are one line each. */
@@ -85,6 +88,7 @@ export function buildGateway({
   logStream,
   rateLimit,
   reads,
+  publicDir,
 }: GatewayDeps): FastifyInstance {
   // Globals checked against the schema's types, refusals logged (gateway/auth/guard.ts).
   const authenticate = guardedAuthenticator(appAuthenticate, schema);
@@ -129,6 +133,7 @@ export function buildGateway({
   jsonBodies(app);
   registerCors(app, config.corsOrigins);
   registerOps(app, { pool, servicePool, ops: config.ops });
+  if (publicDir) registerStatic(app, publicDir);
 
   const constraints = constraintIndex(schema);
   const tables = new Map(schema.database.map((table) => [table.name, table]));
