@@ -15,6 +15,7 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },
   REQUEST_TIMEOUT: { status: 408, message: "The request was not received in time" },
   CONFLICT: { status: 409, message: "The request conflicts with the current state of the data" },
+  GONE: { status: 410, message: "The requested events are no longer kept" },
   PAYLOAD_TOO_LARGE: { status: 413, message: "Request body is too large" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Content-Type must be application/json" },
   VALIDATION_ERROR: { status: 422, message: "Request validation failed" },
@@ -85,6 +86,7 @@ export const OUR_SQLSTATES = {
   A0403: "FORBIDDEN",
   A0404: "NOT_FOUND",
   A0409: "CONFLICT",
+  A0410: "GONE",
   A0422: "VALIDATION_ERROR",
 } as const satisfies Record<string, ErrorCode>;
 

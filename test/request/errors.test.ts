@@ -25,6 +25,7 @@ t.test("every code has its status and a message", async (t) => {
     METHOD_NOT_ALLOWED: 405,
     REQUEST_TIMEOUT: 408,
     CONFLICT: 409,
+    GONE: 410,
     PAYLOAD_TOO_LARGE: 413,
     UNSUPPORTED_MEDIA_TYPE: 415,
     VALIDATION_ERROR: 422,
@@ -83,6 +84,7 @@ t.test(
       ["A0403", "FORBIDDEN", 403],
       ["A0404", "NOT_FOUND", 404],
       ["A0409", "CONFLICT", 409],
+      ["A0410", "GONE", 410],
       ["A0422", "VALIDATION_ERROR", 422],
     ];
     t.same(Object.keys(OUR_SQLSTATES).sort(), expected.map(([s]) => s).sort());
