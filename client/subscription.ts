@@ -52,6 +52,9 @@ export class Subscription<Row = Record<string, unknown>> implements AsyncIterabl
     reject: (e: unknown) => void;
   }[] = [];
   private failure: RealtimeError | undefined;
+  // Events are kept for iteration only when someone may iterate: always without an onEvent
+  // callback, else from the first iterator on (a callback-only subscription holds no queue).
+  private buffering: boolean;
 
   constructor(
     readonly id: string,
@@ -61,6 +64,7 @@ export class Subscription<Row = Record<string, unknown>> implements AsyncIterabl
     private readonly detach: (subscription: Subscription<Row>) => void,
   ) {
     this.lastEventId = options.since;
+    this.buffering = options.onEvent === undefined;
   }
 
   /** Stops the subscription (tells the server when connected); iterators finish. */
@@ -71,6 +75,7 @@ export class Subscription<Row = Record<string, unknown>> implements AsyncIterabl
   }
 
   [Symbol.asyncIterator](): AsyncIterator<RealtimeEvent<Row>> {
+    this.buffering = true;
     return {
       next: () => {
         const event = this.queue.shift();
@@ -105,7 +110,7 @@ export class Subscription<Row = Record<string, unknown>> implements AsyncIterabl
     this.options.onEvent?.(event);
     const waiter = this.waiting.shift();
     if (waiter) waiter.resolve({ value: event, done: false });
-    else this.queue.push(event);
+    else if (this.buffering) this.queue.push(event);
     return true;
   }
 
