@@ -43,7 +43,30 @@ export interface GatewayConfig {
   corsOrigins?: CorsOrigins;
   /** Operations settings (docs/operations.md): pool wait, statement timeout, shutdown, metrics. */
   ops: OpsConfig;
+  /** Realtime WebSocket settings (docs/realtime.md "Configuration"). */
+  realtime: RealtimeConfig;
 }
+
+export interface RealtimeConfig {
+  /** The WebSocket endpoint's path. */
+  path: string;
+  /** How long events stay in the outbox (a `since` older than that is refused), in seconds. */
+  retentionSeconds: number;
+  /** Most bytes a connection may have unsent before it is dropped as a slow consumer. */
+  bufferBytes: number;
+  /** Safety-net poll of the outbox (a NOTIFY sent while the LISTEN connection was down is lost). */
+  pollMs: number;
+  /** Ping interval; a peer that has not answered the previous ping is closed. */
+  pingMs: number;
+}
+
+export const REALTIME_DEFAULTS: RealtimeConfig = {
+  path: "/realtime",
+  retentionSeconds: 24 * 3600,
+  bufferBytes: 1024 * 1024,
+  pollMs: 1000,
+  pingMs: 30_000,
+};
 
 export interface OpsConfig {
   /** Longest wait for a pool connection (queue or connect) before a 503. */
@@ -107,7 +130,38 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     ...timeouts(env, handlerTimeoutMs),
     ...corsSetting(env),
     ops: opsSettings(env),
+    realtime: realtimeSettings(env),
   };
+}
+
+function realtimeSettings(env: NodeJS.ProcessEnv): RealtimeConfig {
+  const path = env.REALTIME_PATH || REALTIME_DEFAULTS.path;
+  // A path, not a URL: it is registered as a route next to the API's own.
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path.includes("//")) {
+    throw new AppError(`REALTIME_PATH must be a path like /realtime (got "${path.slice(0, 80)}")`);
+  }
+  return {
+    path,
+    retentionSeconds: duration(env, "REALTIME_RETENTION", REALTIME_DEFAULTS.retentionSeconds),
+    bufferBytes: integer(env, "REALTIME_BUFFER", REALTIME_DEFAULTS.bufferBytes, 1024, 1024 * 1024 * 1024),
+    pollMs: integer(env, "REALTIME_POLL_MS", REALTIME_DEFAULTS.pollMs, 10, HOUR_MS),
+    pingMs: REALTIME_DEFAULTS.pingMs,
+  };
+}
+
+/** Seconds, written as `90`, `90s`, `30m`, `24h` or `7d`; from one minute to 365 days. */
+function duration(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const match = /^(\d+)([smhd]?)$/.exec(raw);
+  const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86400 }[match?.[2] ?? ""] ?? 1;
+  const seconds = match ? Number(match[1]) * unit : Number.NaN;
+  if (!(seconds >= 60 && seconds <= 365 * 86400)) {
+    throw new AppError(
+      `${name} must be a duration from 1m to 365d, like 3600, 90m, 24h or 7d (got "${raw}")`,
+    );
+  }
+  return seconds;
 }
 
 function opsSettings(env: NodeJS.ProcessEnv): OpsConfig {

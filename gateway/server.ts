@@ -33,6 +33,7 @@ import { registerStatic } from "./http/static.ts";
 import { serverTimeouts } from "./http/timeouts.ts";
 import { registerOps } from "./ops/index.ts";
 import { type ReadRouter, wantsPrimary } from "./readPool.ts";
+import { registerRealtime } from "./realtime/index.ts";
 import { compileColumnChecks } from "./request/columns.ts";
 import { routeGlobals } from "./routes/globals.ts";
 import { compileStandardRoute, type RouteRequest } from "./routes/standard.ts";
@@ -42,7 +43,7 @@ export interface GatewayDeps {
   pool: pg.Pool;
   authenticate: Authenticator;
   config: Pick<GatewayConfig, "maxPerPage" | "bodyLimit" | "logLevel"> &
-    Partial<Pick<GatewayConfig, "preparedStatements" | "ops">> &
+    Partial<Pick<GatewayConfig, "preparedStatements" | "ops" | "realtime">> &
     Partial<Pick<GatewayConfig, "handlerTimeoutMs" | "uploadMaxBytes" | "uploadMaxFiles" | "uploadTmpDir">> &
     Partial<
       Pick<GatewayConfig, "requestTimeoutMs" | "connectionTimeoutMs" | "keepAliveTimeoutMs" | "corsOrigins">
@@ -134,6 +135,7 @@ export function buildGateway({
   registerCors(app, config.corsOrigins);
   registerOps(app, { pool, servicePool, ops: config.ops });
   if (publicDir) registerStatic(app, publicDir);
+  registerRealtime(app, { schema, pool, authenticate, config: config.realtime });
 
   const constraints = constraintIndex(schema);
   const tables = new Map(schema.database.map((table) => [table.name, table]));

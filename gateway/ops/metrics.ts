@@ -23,9 +23,18 @@ export interface MetricsOptions {
   metrics: OpsConfig["metrics"];
 }
 
+/** Each gateway's registry, for metrics registered elsewhere (realtime). */
+const registries = new WeakMap<FastifyInstance, Registry>();
+
+/** The gateway's metrics registry; undefined when metrics are off. */
+export function metricsRegistry(app: FastifyInstance): Registry | undefined {
+  return registries.get(app);
+}
+
 export function registerMetrics(app: FastifyInstance, options: MetricsOptions): Registry | undefined {
   if (!options.metrics.enabled) return undefined;
   const registry = new Registry();
+  registries.set(app, registry);
   collectDefaultMetrics({ register: registry });
 
   const requests = new Counter({

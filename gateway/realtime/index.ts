@@ -1,0 +1,87 @@
+// Realtime: table changes to WebSocket subscribers (docs/realtime.md). Registered by buildGateway
+// in one call. The endpoint (REALTIME_PATH) upgrades with @fastify/websocket; each socket is a
+// Connection; one RealtimeHub per gateway reads the outbox, started by the first subscription.
+// On close (app.close, closeGracefully) every socket gets a 1001 close frame before the server
+// stops, and the reader's LISTEN connection ends before the pools do.
+
+import websocket from "@fastify/websocket";
+import type { FastifyInstance } from "fastify";
+import type pg from "pg";
+import type { Schema } from "../../generator/schema/types.ts";
+import type { Authenticator } from "../auth/context.ts";
+import { REALTIME_DEFAULTS, type RealtimeConfig } from "../config.ts";
+import { errorBody } from "../errors.ts";
+import { metricsRegistry } from "../ops/metrics.ts";
+import { Connection } from "./connection.ts";
+import { policyGlobals } from "./groups.ts";
+import { RealtimeHub } from "./hub.ts";
+import { realtimeMetrics } from "./metrics.ts";
+import { CLOSE } from "./protocol.ts";
+import { notifyTables } from "./tables.ts";
+
+export interface RealtimeDeps {
+  schema: Schema;
+  pool: pg.Pool;
+  /** The gateway's own authenticator (guarded: the same checks as HTTP requests). */
+  authenticate: Authenticator;
+  config?: Partial<RealtimeConfig> | undefined;
+}
+
+/** Largest message a client may send (a subscribe with a long filter fits many times over). */
+const MAX_PAYLOAD = 64 * 1024;
+/** How long shutdown waits for clients to answer the 1001 close frame. */
+const CLOSE_WAIT_MS = 1_000;
+
+export function registerRealtime(app: FastifyInstance, deps: RealtimeDeps): void {
+  const config: RealtimeConfig = { ...REALTIME_DEFAULTS, ...deps.config };
+  const registry = metricsRegistry(app);
+  const hub = new RealtimeHub({
+    pool: deps.pool,
+    pollMs: config.pollMs,
+    retentionSeconds: config.retentionSeconds,
+    log: app.log,
+    metrics: registry ? realtimeMetrics(registry) : undefined,
+  });
+  const connections = new Set<Connection>();
+  const connectionDeps = {
+    hub,
+    tables: notifyTables(deps.schema),
+    schemaTables: new Set(deps.schema.database.map((t) => t.name)),
+    authenticate: deps.authenticate,
+    globals: policyGlobals(deps.schema),
+    bufferBytes: config.bufferBytes,
+    pingMs: config.pingMs,
+    path: config.path,
+    log: app.log,
+  };
+
+  app.register(async (scope) => {
+    await scope.register(websocket, {
+      options: { maxPayload: MAX_PAYLOAD },
+      // Shutdown: 1001 going away to every client, then the reader stops (before the pools end).
+      preClose: async () => {
+        const closing = [...connections].map((connection) => connection.closed);
+        for (const connection of connections) connection.close(CLOSE.goingAway, "server shutting down");
+        await Promise.race([
+          Promise.all(closing),
+          new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS)),
+        ]);
+        await hub.stop();
+      },
+    });
+    scope.route({
+      method: "GET",
+      url: config.path,
+      handler: async (_request, reply) =>
+        reply
+          .code(400)
+          .send(errorBody("BAD_REQUEST", "This endpoint takes WebSocket connections (Upgrade: websocket)")),
+      wsHandler: (socket, request) => {
+        const connection = new Connection(socket, connectionDeps);
+        connections.add(connection);
+        socket.on("close", () => connections.delete(connection));
+        if (request.headers.authorization !== undefined) connection.authenticateUpgrade(request);
+      },
+    });
+  });
+}
