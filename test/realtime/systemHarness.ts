@@ -37,6 +37,8 @@ export interface LiveGateway {
   /** `ws://127.0.0.1:<port>/realtime` */
   ws: string;
   port: number;
+  /** Closes it now (1001 to its WebSocket clients); teardown then does nothing more. */
+  close(): Promise<void>;
 }
 
 export interface LiveGatewayOptions {
@@ -44,6 +46,8 @@ export interface LiveGatewayOptions {
   gatewayUrl?: string;
   serviceUrl?: string;
   publicDir?: string;
+  /** Listen on this port (a gateway that comes back where the previous one was); default: any. */
+  port?: number;
 }
 
 /** The example app served by a real gateway on a free port of 127.0.0.1, closed at teardown. */
@@ -79,14 +83,19 @@ export async function liveGateway(
     servicePool,
     ...(options.publicDir ? { publicDir: options.publicDir } : {}),
   });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  t.teardown(async () => {
-    await app.close();
-    await pool.end();
-    await servicePool.end();
-  });
+  await app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await app.close();
+      await pool.end();
+      await servicePool.end();
+    })();
+    return closing;
+  };
+  t.teardown(close);
   const port = (app.server.address() as net.AddressInfo).port;
-  return { app, port, http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/realtime` };
+  return { app, port, close, http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/realtime` };
 }
 
 export function roleUrl(databaseUrl: string, role: string, password: string): string {
