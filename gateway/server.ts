@@ -189,6 +189,7 @@ export function buildGateway({
             query: request.query as RouteRequest["query"],
             params: request.params as RouteRequest["params"],
             body: request.body,
+            headers: request.headers,
           });
           return reply.code(out.status).headers(out.headers).send(out.body);
         },

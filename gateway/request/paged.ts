@@ -8,7 +8,8 @@ import * as msg from "./messages.ts";
 import { declaredDef, type ParamDef } from "./param.ts";
 import type { Check } from "./values.ts";
 
-export const PAGED_PARAMS = ["page", "perPage", "filter", "sortBy", "sortOrder"] as const;
+// `after`: a keyset page's cursor (docs/query-language.md "Keyset pages"); empty starts at the first row.
+export const PAGED_PARAMS = ["page", "perPage", "filter", "sortBy", "sortOrder", "after"] as const;
 export const SORT_ORDERS = ["ASC", "DESC", "NONE", "RAND"] as const;
 export const DEFAULT_PER_PAGE = 10;
 
@@ -31,6 +32,7 @@ function implicitDef(name: (typeof PAGED_PARAMS)[number], maxPerPage: number): P
     }
     case "filter":
     case "sortBy":
+    case "after":
       return { ...base, kind: "string" };
     case "sortOrder": {
       const allowed: ReadonlySet<unknown> = new Set(SORT_ORDERS);
@@ -53,10 +55,11 @@ const COMPATIBLE: Record<(typeof PAGED_PARAMS)[number], Kind> = {
   filter: "string",
   sortBy: "string",
   sortOrder: "string",
+  after: "string",
 };
 
 /**
- * The definitions of the five implicit parameters, merged with the route's declarations of
+ * The definitions of the six implicit parameters, merged with the route's declarations of
  * them. Throws when a declaration's TYPE_CHECK contradicts the implicit type (e.g. `page` as
  * `string`): such a route could never be called.
  */

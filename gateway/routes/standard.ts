@@ -19,6 +19,8 @@ export interface RouteRequest {
   query: Record<string, string | string[]>;
   params: Record<string, string>;
   body: unknown;
+  /** Request headers; PAGED routes read `Prefer: count=...`. */
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 export interface RouteReply {
@@ -91,6 +93,10 @@ export function compileStandardRoute(
         );
       }
     }
+    // `Prefer: count=exact|planned|estimated` (as PostgREST): how the total is counted. Passed
+    // under a key no request parameter can have; the function checks the value again.
+    const countMode = paged ? preferredCount(request.headers?.prefer) : undefined;
+    if (countMode) params.$count = countMode;
     const values = [JSON.stringify(params), JSON.stringify(toCtx(auth, options.globalParams))];
     // Postgres text cannot hold U+0000; refuse it here rather than fail in the database.
     if (hasNul(params)) {
@@ -101,7 +107,10 @@ export function compileStandardRoute(
         ...statement,
         values,
       });
-      return { status: 200, headers, body: (result.rows[0] as unknown[])[0] as string };
+      const body = (result.rows[0] as unknown[])[0] as string;
+      if (countMode)
+        return { status: 200, headers: { ...headers, "preference-applied": `count=${countMode}` }, body };
+      return { status: 200, headers, body };
     } catch (error) {
       throw fromPostgresError(error, options.write?.errors);
     }
@@ -132,4 +141,13 @@ function hasNul(value: unknown): boolean {
     return Object.entries(value).some(([k, v]) => k.includes("\0") || hasNul(v));
   }
   return false;
+}
+
+const PREFER_COUNT = /(?:^|[,;\s])count=(exact|planned|estimated)(?=$|[,;\s])/i;
+
+/** The count mode a `Prefer` header asks for; other preferences and unknown values are ignored (RFC 7240). */
+export function preferredCount(prefer: string | string[] | undefined): string | undefined {
+  if (prefer === undefined) return undefined;
+  const text = Array.isArray(prefer) ? prefer.join(",") : prefer;
+  return PREFER_COUNT.exec(text)?.[1]?.toLowerCase();
 }

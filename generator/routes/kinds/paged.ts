@@ -24,17 +24,35 @@
 // plans on every call. It never runs anything the calling session could define: no prepared
 // statement, no session setting read as SQL, no temporary object (the function's search_path
 // ends with pg_temp, and api_gateway has no TEMPORARY privilege).
+//
+// Two more request options take a third query text, also through EXECUTE (extended()):
+// - the total's mode (`$1->>'$count'`, set by the gateway from `Prefer: count=...`, else the
+//   route's `total`): `exact` counts in the page's statement; `planned` reads the planner's row
+//   estimate of the count query (EXPLAIN, nothing executed); `estimated` counts at most
+//   ESTIMATED_EXACT_UP_TO + 1 rows and falls back to the estimate above that. Such answers say which
+//   one they used in `totalMode`.
+// - keyset pages (`after`): the page starts after a cursor, the last row's sort key (the sort
+//   column, if any, then the primary key) as base64url JSON with the sortBy and sortOrder it was
+//   made for. Its values are checked against the request, bound as `$4` and cast to their
+//   columns' types: a client can only choose where the page starts, never SQL. The condition is a
+//   row comparison where the directions agree, so an index on (sort column, primary key) reaches
+//   any page as fast as the first. Answers carry `next`, the cursor after their last row (null
+//   on a short page).
 
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { type ColumnMap, columnMapJson, filterColumns } from "../filter.ts";
 import { nl } from "../layout.ts";
 import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
+import { primaryKeyColumns } from "../scope.ts";
 import { type CompiledQuery, orderList, selectSql } from "../select.ts";
 import { type CastType, castSql, textArray } from "../values.ts";
 import type { Kind } from "./types.ts";
 
 export const DEFAULT_PER_PAGE = 10;
 export const SORT_ORDERS = ["ASC", "DESC", "NONE", "RAND"] as const;
+export const TOTAL_MODES = ["exact", "planned", "estimated"] as const;
+/** `estimated`: up to this many matches the total is exact, above it planned. */
+export const ESTIMATED_EXACT_UP_TO = 1000;
 
 const PER_PAGE = sql`COALESCE(($1->>'perPage')::bigint, ${literal(DEFAULT_PER_PAGE)})`;
 const PAGE = sql`COALESCE(($1->>'page')::bigint, 1)`;
@@ -43,6 +61,9 @@ const LIMIT = sql`${PER_PAGE} OFFSET (${PAGE} - 1) * ${PER_PAGE}`;
 // Placeholders for the dynamic parts; a query text holding them already is refused.
 const WHERE_MARK = "\u0001where\u0001";
 const ORDER_MARK = "\u0001order\u0001";
+const COUNT_WHERE_MARK = "\u0001cwhere\u0001";
+const EXTRA_MARK = "\u0001extra\u0001";
+const KEYS_MARK = "\u0001keys\u0001";
 
 function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefined, order: Sql): Sql {
   const inner = `${indent}  `;
@@ -92,7 +113,7 @@ function dynamicPieces(q: CompiledQuery, indent: string): string[] {
   return pieces;
 }
 
-export const paged: Kind = (_route, compile) => ({
+export const paged: Kind = (route, compile) => ({
   declare: [
     sql`_api_sort_order text;`,
     sql`_api_sort_by text;`,
@@ -107,6 +128,18 @@ export const paged: Kind = (_route, compile) => ({
     sql`_api_query text;`,
     sql`_api_fsql text;`,
     sql`_api_fop text;`,
+    sql`_api_count text;`,
+    sql`_api_total bigint;`,
+    sql`_api_plan json;`,
+    sql`_api_cwhere text;`,
+    sql`_api_extra text;`,
+    sql`_api_keys text;`,
+    sql`_api_key text;`,
+    sql`_api_key_type text;`,
+    sql`_api_key_desc boolean;`,
+    sql`_api_tail_desc boolean;`,
+    sql`_api_after jsonb;`,
+    sql`_api_cursor text[];`,
   ],
   statements: (indent) => {
     const i1 = `${indent}  `;
@@ -124,7 +157,9 @@ export const paged: Kind = (_route, compile) => ({
       sql`IF _api_sort_order NOT IN (${sortOrders}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `sortOrder must be one of ${SORT_ORDERS.join(", ")}`)}${nl(indent)}END IF;`,
       sql`_api_sort_by := NULLIF($1->>'sortBy', '');`,
       sql`_api_filter := NULLIF($1->'filter', 'null'::jsonb);`,
-      sql`IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN${nl(i1)}RETURN (${staticQuery});${nl(indent)}END IF;`,
+      sql`_api_count := COALESCE($1->>'$count', ${literal(route.total ?? "exact")});`,
+      sql`IF _api_count NOT IN (${textList(TOTAL_MODES)}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `count must be one of ${TOTAL_MODES.join(", ")}`)}${nl(indent)}END IF;`,
+      sql`IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN${nl(i1)}RETURN (${staticQuery});${nl(indent)}END IF;`,
       sql`_api_columns := ${literal(columnMapJson(map))}::jsonb;`,
       ...map.restricted.map(
         (r) =>
@@ -135,6 +170,7 @@ export const paged: Kind = (_route, compile) => ({
       sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
       ...singleFilter(q, map, indent),
       sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
+      sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1)}${nl(indent)}END IF;`,
       sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
       sql`EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;`,
       sql`RETURN _api_result;`,
@@ -171,7 +207,7 @@ function singleFilter(q: CompiledQuery, map: ColumnMap, indent: string): Sql[] {
   const where = q.where ? sql`(${q.where}) AND ${condition}` : condition;
   const query = pagedQuery(q, i2, where, orderList(q.order, q.tiebreak, false));
   return [
-    sql`IF _api_filter IS NOT NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC'${nl(i1)}AND jsonb_typeof(_api_filter) = 'object' AND NOT (_api_filter ?| ARRAY['and', 'or', 'not']) THEN${nl(i1)}_api_entry := _api_columns -> (_api_filter->>'column');${nl(i1)}IF _api_entry IS NOT NULL AND (_api_entry->>'filter')::boolean THEN${nl(i2)}_api_fsql := _api_entry->>'sql';${nl(i2)}_api_fop := _api_filter->>'op';${nl(i2)}RETURN (${query});${nl(i1)}END IF;${nl(indent)}END IF;`,
+    sql`IF _api_filter IS NOT NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after'${nl(i1)}AND jsonb_typeof(_api_filter) = 'object' AND NOT (_api_filter ?| ARRAY['and', 'or', 'not']) THEN${nl(i1)}_api_entry := _api_columns -> (_api_filter->>'column');${nl(i1)}IF _api_entry IS NOT NULL AND (_api_entry->>'filter')::boolean THEN${nl(i2)}_api_fsql := _api_entry->>'sql';${nl(i2)}_api_fop := _api_filter->>'op';${nl(i2)}RETURN (${query});${nl(i1)}END IF;${nl(indent)}END IF;`,
   ];
 }
 
@@ -204,4 +240,206 @@ function operatorCase(expr: Sql, type: CastType): Sql {
 
 function textList(items: readonly string[]): Sql {
   return items.map((i) => literal(i)).reduce((acc, l, n) => (n === 0 ? l : sql`${acc}, ${l}`));
+}
+
+/**
+ * The query text for total modes and keyset pages, around five placeholders in this order: the
+ * count's where (without the keyset condition), extra members of the answer (`next`,
+ * `totalMode`), the page's key list, the page's where and its order. The total is `$5` when the
+ * function computed it before (planned, estimated), else counted here; the page's rows are
+ * aggregated at the top level so that `next` and `data` come from the same rows.
+ */
+function extendedPieces(q: CompiledQuery, indent: string): string[] {
+  const inner = `${indent}  `;
+  const rows = `${inner}  `;
+  const where = trusted(WHERE_MARK);
+  const countSelect = selectSql(q, rows, { where: trusted(COUNT_WHERE_MARK), select: countSelectList(q) });
+  const total = sql`'total', CASE WHEN $5 IS NULL THEN (SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(inner)}) AS _api_c) ELSE $5 END${trusted(EXTRA_MARK)}`;
+  const keys = sql`${trusted(KEYS_MARK)} AS _api_k`;
+  let text: string;
+  if (!pagesRawRows(q)) {
+    const page = selectSql(q, rows, {
+      where,
+      select: sql`${q.object} AS j, ${keys}`,
+      orderBy: trusted(ORDER_MARK),
+      limit: LIMIT,
+    });
+    text =
+      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(_api_p.j), '[]'::json),${nl(inner)}${total})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p`.toString();
+  } else {
+    const sources = q.scope.sources.map((s, i) => ({ name: ident(s.name), row: trusted(`_api_w${i}`) }));
+    const page = selectSql(q, rows, {
+      where,
+      select: sql`${join(sources.map((s) => sql`${s.name} AS ${s.row}`))}, ${keys}`,
+      orderBy: trusted(ORDER_MARK),
+      limit: LIMIT,
+    });
+    const columns = sources.map(
+      (s) => sql`${nl(inner)}CROSS JOIN LATERAL (SELECT (_api_p.${s.row}).*) AS ${s.name}`,
+    );
+    text =
+      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(${q.object}), '[]'::json),${nl(inner)}${total})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${join(columns, "")}`.toString();
+  }
+  return splitAt(text, [COUNT_WHERE_MARK, EXTRA_MARK, KEYS_MARK, WHERE_MARK, ORDER_MARK]);
+}
+
+/** The count query's text around its where: what EXPLAIN reads for `planned`. */
+function countPieces(q: CompiledQuery, indent: string): string[] {
+  const text = selectSql(q, indent, {
+    where: trusted(COUNT_WHERE_MARK),
+    select: countSelectList(q),
+  }).toString();
+  return splitAt(text, [COUNT_WHERE_MARK]);
+}
+
+function countSelectList(q: CompiledQuery): Sql {
+  const raws = q.properties.filter((p) => p.kind === "raw").map((p) => sql`, ${p.expr}`);
+  return sql`1${raws.reduce((a, r) => sql`${a}${r}`, sql``)}`;
+}
+
+/** `text` cut at each mark, which must occur exactly once each, in this order. */
+function splitAt(text: string, marks: string[]): string[] {
+  const pattern = new RegExp(marks.join("|"), "g");
+  const found = [...text.matchAll(pattern)].map((m) => m[0]);
+  if (found.join() !== marks.join()) {
+    throw new Error("a paged query's text holds a reserved placeholder character");
+  }
+  return text.split(pattern);
+}
+
+/** What a keyset page sorts by after its first key: the base table's primary key columns. */
+interface KeysetTail {
+  /** Column SQL, e.g. `"user"."id"`. */
+  sql: string[];
+  /** Their types, for casting the cursor's values. */
+  types: CastType[];
+  /** The column map keys that must be visible to the caller (one per column). */
+  names: string[];
+}
+
+/**
+ * Whether this route can page by cursor, and with what tail; otherwise why not. Every key column
+ * must be one the route returns and the caller sees (the cursor carries its values).
+ */
+function keysetTail(q: CompiledQuery, map: ColumnMap): KeysetTail | string {
+  if (q.groupBy || !pagesRawRows(q)) return "the route is grouped";
+  const base = q.scope.sources[0];
+  if (!base) return "the route has no table";
+  const pk = primaryKeyColumns(base.table).map((c) => ident(base.name, c).toString());
+  if (q.tiebreak.map((t) => t.toString()).join() !== pk.join()) {
+    return "a join adds several rows per row";
+  }
+  const tail: KeysetTail = { sql: [], types: [], names: [] };
+  for (const column of pk) {
+    const found = entryFor(map, column);
+    if (!found) return "its primary key is not in the response";
+    tail.sql.push(column);
+    tail.types.push(found.type);
+    tail.names.push(found.name);
+  }
+  return tail;
+}
+
+/** The first column map entry (name and type) for a column's SQL, if the route returns it. */
+function entryFor(map: ColumnMap, columnSql: string): { name: string; type: CastType } | undefined {
+  for (const [name, e] of map.entries) {
+    if (e.sql === columnSql && e.type !== null) return { name, type: e.type };
+  }
+  return undefined;
+}
+
+/** `(a, b) > (CAST($4[i] AS t), ...)` for the tail, values from position `from` (1-based). */
+function tailCondition(tail: KeysetTail, from: number, descending: boolean): string {
+  const values = tail.types.map((t, i) => `CAST($4[${from + i}] AS ${castSql(t).toString()})`);
+  return `((${tail.sql.join(", ")}) ${descending ? "<" : ">"} (${values.join(", ")}))`;
+}
+
+/**
+ * The statements of the extended path (total modes, keyset), run when the request asks for
+ * either; they end with RETURN.
+ */
+function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
+  const i1 = `${indent}  `;
+  const i2 = `${i1}  `;
+  const [x0, x1, x2, x3, x4, x5] = extendedPieces(q, i1).map((p) => literal(p));
+  const [c0, c1] = countPieces(q, i1).map((p) => literal(p));
+  const tail = keysetTail(q, map);
+  const reportMode = sql`_api_extra := _api_extra || ', ''totalMode'', $6::text';`;
+  const statements: Sql[] = [
+    sql`_api_cwhere := _api_where;`,
+    sql`_api_keys := 'NULL';`,
+    sql`_api_extra := '';`,
+    sql`IF $1 ? 'after' THEN${nl(i1)}${join(keysetStatements(q, map, tail, i1), nl(i1).toString())}${nl(indent)}END IF;`,
+    sql`IF _api_count = 'estimated' THEN${nl(i1)}EXECUTE 'SELECT count(*) FROM (' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql} || ${literal(` LIMIT ${ESTIMATED_EXACT_UP_TO + 1}) AS _api_c`)}${nl(i2)}INTO _api_total USING $1, $2, _api_values;${nl(i1)}IF _api_total > ${literal(ESTIMATED_EXACT_UP_TO)} THEN${nl(i2)}_api_total := NULL;${nl(i2)}_api_count := 'planned';${nl(i1)}ELSE${nl(i2)}_api_count := 'exact';${nl(i1)}END IF;${nl(i1)}${reportMode}${nl(indent)}ELSIF _api_count = 'planned' THEN${nl(i1)}${reportMode}${nl(indent)}END IF;`,
+    // EXPLAIN plans the count query with the request's values and executes nothing.
+    sql`IF _api_count = 'planned' THEN${nl(i1)}EXECUTE 'EXPLAIN (FORMAT JSON) ' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql}${nl(i2)}INTO _api_plan USING $1, $2, _api_values;${nl(i1)}_api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);${nl(indent)}END IF;`,
+    sql`_api_query := ${x0 as Sql}${nl(i1)}|| _api_cwhere || ${x1 as Sql}${nl(i1)}|| _api_extra || ${x2 as Sql}${nl(i1)}|| _api_keys || ${x3 as Sql}${nl(i1)}|| _api_where || ${x4 as Sql}${nl(i1)}|| _api_order || ${x5 as Sql};`,
+    sql`EXECUTE _api_query INTO _api_result USING $1, $2, _api_values, _api_cursor, _api_total, _api_count;`,
+    sql`RETURN _api_result;`,
+  ];
+  return join(statements, nl(indent).toString());
+}
+
+/** Checks the request and the cursor, and sets the key list, the `next` member and the condition. */
+function keysetStatements(
+  q: CompiledQuery,
+  map: ColumnMap,
+  tail: KeysetTail | string,
+  indent: string,
+): Sql[] {
+  if (typeof tail === "string") {
+    return [raise(SQLSTATE.badRequest, `after: this route cannot page by cursor (${tail})`)];
+  }
+  const i1 = `${indent}  `;
+  const i2 = `${i1}  `;
+  const bad = (message: string) => raise(SQLSTATE.badRequest, message);
+  const own = q.order[0];
+  const ownEntry = own ? entryFor(map, own.expr.toString()) : undefined;
+  const ownKey: Sql[] = !own
+    ? [sql`_api_key := NULL;`]
+    : !ownEntry
+      ? [
+          bad(
+            "after: this route cannot page by cursor in its own order (its order column is not in the response); use sortBy",
+          ),
+        ]
+      : [
+          sql`IF NOT _api_columns ? ${literal(ownEntry.name)} THEN${nl(i2)}${bad("after: this route's order column is hidden from you; use sortBy")}${nl(i1)}END IF;`,
+          sql`_api_key := ${literal(own.expr.toString())};`,
+          sql`_api_key_type := ${literal(castSql(ownEntry.type).toString())};`,
+          sql`_api_key_desc := ${literal(own.descending)} <> (_api_sort_order = 'DESC');`,
+        ];
+  const tailSql = tail.sql.join(", ");
+  const cursorText = `translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_')`;
+  const next = `, 'next', CASE WHEN count(*) = ${PER_PAGE.toString()} THEN ${cursorText} END`;
+  const decoded = sql`convert_from(decode(rpad(translate($1->>'after', '-_', '+/'), (length($1->>'after') + 3) / 4 * 4, '='), 'base64'), 'UTF8')::jsonb`;
+  return [
+    sql`IF _api_sort_order = 'RAND' THEN${nl(i1)}${bad("after cannot be combined with sortOrder RAND")}${nl(indent)}END IF;`,
+    sql`IF ${PAGE} <> 1 THEN${nl(i1)}${bad("after cannot be combined with page")}${nl(indent)}END IF;`,
+    sql`IF NOT (_api_columns ?& ${textArray(tail.names)}) THEN${nl(i1)}${bad("after: this route's primary key is hidden from you")}${nl(indent)}END IF;`,
+    sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}IF _api_entry->>'type' IS NULL THEN${nl(i2)}${bad("after cannot be combined with sorting by a computed property")}${nl(i1)}END IF;${nl(i1)}_api_key := _api_entry->>'sql';${nl(i1)}_api_key_type := _api_entry->>'type';${nl(i1)}_api_key_desc := _api_sort_order = 'DESC';${nl(indent)}ELSIF _api_sort_order = 'NONE' THEN${nl(i1)}_api_key := NULL;${nl(indent)}ELSE${nl(i1)}${join(ownKey, nl(i1).toString())}${nl(indent)}END IF;`,
+    sql`_api_tail_desc := _api_sort_order = 'DESC';`,
+    sql`_api_keys := 'json_build_array(' || CASE WHEN _api_key IS NULL THEN '' ELSE _api_key || ', ' END || ${literal(`${tailSql})`)};`,
+    sql`_api_extra := ${literal(next)};`,
+    sql`IF $1->>'after' <> '' THEN${nl(i1)}BEGIN${nl(i2)}_api_after := ${decoded};${nl(i1)}EXCEPTION WHEN OTHERS THEN${nl(i2)}_api_after := NULL;${nl(i1)}END;${nl(i1)}IF _api_after IS NULL OR jsonb_typeof(_api_after) <> 'object' OR jsonb_typeof(_api_after->'k') IS DISTINCT FROM 'array'${nl(i2)}OR (_api_after->>'s') IS DISTINCT FROM COALESCE(_api_sort_by, '') OR (_api_after->>'o') IS DISTINCT FROM _api_sort_order${nl(i2)}OR jsonb_array_length(_api_after->'k') <> ${literal(tail.sql.length)} + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END) THEN${nl(i2)}${bad("after is not a cursor of this route for this sortBy and sortOrder")}${nl(i1)}END IF;${nl(i1)}_api_cursor := ARRAY(SELECT jsonb_array_elements_text(_api_after->'k'));${nl(i1)}_api_where := _api_where || ' AND ' || ${keysetCondition(tail, i1)};${nl(indent)}END IF;`,
+  ];
+}
+
+/**
+ * The condition "after the cursor" as text. Without a first key: the tail's row comparison. With
+ * one (`$4[1]`, the tail from `$4[2]`): NULLs sort last ascending and first descending, as ORDER
+ * BY puts them; where the key and the tail run the same way it is one row comparison over all
+ * keys, which an index on (key, primary key) answers directly.
+ */
+function keysetCondition(tail: KeysetTail, indent: string): Sql {
+  const i1 = `${indent}  `;
+  const t = (from: number, desc: boolean) => literal(tailCondition(tail, from, desc));
+  const tailSql = literal(tail.sql.join(", "));
+  const tailValues = literal(
+    tail.types.map((ty, i) => `CAST($4[${i + 2}] AS ${castSql(ty).toString()})`).join(", "),
+  );
+  const key = sql`_api_key`;
+  const value = sql`('CAST($4[1] AS ' || _api_key_type || ')')`;
+  const tailAfter = sql`CASE WHEN _api_tail_desc THEN ${t(2, true)} ELSE ${t(2, false)} END`;
+  return sql`CASE${nl(i1)}WHEN _api_key IS NULL THEN CASE WHEN _api_tail_desc THEN ${t(1, true)} ELSE ${t(1, false)} END${nl(i1)}WHEN _api_cursor[1] IS NULL AND _api_key_desc THEN '(' || ${key} || ' IS NOT NULL OR (' || ${key} || ' IS NULL AND ' || ${tailAfter} || '))'${nl(i1)}WHEN _api_cursor[1] IS NULL THEN '(' || ${key} || ' IS NULL AND ' || ${tailAfter} || ')'${nl(i1)}WHEN _api_key_desc = _api_tail_desc AND _api_key_desc THEN '((' || ${key} || ', ' || ${tailSql} || ') < (' || ${value} || ', ' || ${tailValues} || '))'${nl(i1)}WHEN _api_key_desc = _api_tail_desc THEN '(((' || ${key} || ', ' || ${tailSql} || ') > (' || ${value} || ', ' || ${tailValues} || ')) OR ' || ${key} || ' IS NULL)'${nl(i1)}WHEN _api_key_desc THEN '(' || ${key} || ' < ' || ${value} || ' OR (' || ${key} || ' = ' || ${value} || ' AND ' || ${tailAfter} || '))'${nl(i1)}ELSE '(' || ${key} || ' > ' || ${value} || ' OR ' || ${key} || ' IS NULL OR (' || ${key} || ' = ' || ${value} || ' AND ' || ${tailAfter} || '))'${nl(indent)}END`;
 }

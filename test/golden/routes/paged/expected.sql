@@ -21,6 +21,18 @@ DECLARE
   _api_query text;
   _api_fsql text;
   _api_fop text;
+  _api_count text;
+  _api_total bigint;
+  _api_plan json;
+  _api_cwhere text;
+  _api_extra text;
+  _api_keys text;
+  _api_key text;
+  _api_key_type text;
+  _api_key_desc boolean;
+  _api_tail_desc boolean;
+  _api_after jsonb;
+  _api_cursor text[];
 BEGIN
   PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
   BEGIN
@@ -33,7 +45,11 @@ BEGIN
     END IF;
     _api_sort_by := NULLIF($1->>'sortBy', '');
     _api_filter := NULLIF($1->'filter', 'null'::jsonb);
-    IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
+    _api_count := COALESCE($1->>'$count', 'exact');
+    IF _api_count NOT IN ('exact', 'planned', 'estimated') THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'count must be one of exact, planned, estimated';
+    END IF;
+    IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
       RETURN (SELECT json_build_object(
         'data', COALESCE((SELECT json_agg(CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[]))
               THEN json_build_object(
@@ -90,7 +106,7 @@ BEGIN
         RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = format('column "%s" is not available for sorting', left(_api_sort_by, 200));
       END IF;
     END IF;
-    IF _api_filter IS NOT NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC'
+    IF _api_filter IS NOT NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after'
       AND jsonb_typeof(_api_filter) = 'object' AND NOT (_api_filter ?| ARRAY['and', 'or', 'not']) THEN
       _api_entry := _api_columns -> (_api_filter->>'column');
       IF _api_entry IS NOT NULL AND (_api_entry->>'filter')::boolean THEN
@@ -154,6 +170,136 @@ BEGIN
       WHEN _api_sort_order = 'DESC' THEN '"user"."email" DESC, "user"."id" DESC'
       ELSE '"user"."email" ASC, "user"."id" ASC'
     END;
+    IF _api_count <> 'exact' OR $1 ? 'after' THEN
+      _api_cwhere := _api_where;
+      _api_keys := 'NULL';
+      _api_extra := '';
+      IF $1 ? 'after' THEN
+        IF _api_sort_order = 'RAND' THEN
+          RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after cannot be combined with sortOrder RAND';
+        END IF;
+        IF COALESCE(($1->>'page')::bigint, 1) <> 1 THEN
+          RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after cannot be combined with page';
+        END IF;
+        IF NOT (_api_columns ?& ARRAY['user.id']::text[]) THEN
+          RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after: this route''s primary key is hidden from you';
+        END IF;
+        IF _api_sort_by IS NOT NULL THEN
+          IF _api_entry->>'type' IS NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after cannot be combined with sorting by a computed property';
+          END IF;
+          _api_key := _api_entry->>'sql';
+          _api_key_type := _api_entry->>'type';
+          _api_key_desc := _api_sort_order = 'DESC';
+        ELSIF _api_sort_order = 'NONE' THEN
+          _api_key := NULL;
+        ELSE
+          IF NOT _api_columns ? 'user.email' THEN
+            RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after: this route''s order column is hidden from you; use sortBy';
+          END IF;
+          _api_key := '"user"."email"';
+          _api_key_type := 'text';
+          _api_key_desc := false <> (_api_sort_order = 'DESC');
+        END IF;
+        _api_tail_desc := _api_sort_order = 'DESC';
+        _api_keys := 'json_build_array(' || CASE WHEN _api_key IS NULL THEN '' ELSE _api_key || ', ' END || '"user"."id")';
+        _api_extra := ', ''next'', CASE WHEN count(*) = COALESCE(($1->>''perPage'')::bigint, 10) THEN translate(encode(convert_to(json_build_object(''s'', COALESCE(NULLIF($1->>''sortBy'', ''''), ''''), ''o'', upper(COALESCE($1->>''sortOrder'', ''ASC'')), ''k'', (array_agg(_api_p._api_k))[count(*)])::text, ''UTF8''), ''base64''), ''+/='' || chr(10), ''-_'') END';
+        IF $1->>'after' <> '' THEN
+          BEGIN
+            _api_after := convert_from(decode(rpad(translate($1->>'after', '-_', '+/'), (length($1->>'after') + 3) / 4 * 4, '='), 'base64'), 'UTF8')::jsonb;
+          EXCEPTION WHEN OTHERS THEN
+            _api_after := NULL;
+          END;
+          IF _api_after IS NULL OR jsonb_typeof(_api_after) <> 'object' OR jsonb_typeof(_api_after->'k') IS DISTINCT FROM 'array'
+            OR (_api_after->>'s') IS DISTINCT FROM COALESCE(_api_sort_by, '') OR (_api_after->>'o') IS DISTINCT FROM _api_sort_order
+            OR jsonb_array_length(_api_after->'k') <> 1 + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END) THEN
+            RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after is not a cursor of this route for this sortBy and sortOrder';
+          END IF;
+          _api_cursor := ARRAY(SELECT jsonb_array_elements_text(_api_after->'k'));
+          _api_where := _api_where || ' AND ' || CASE
+            WHEN _api_key IS NULL THEN CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[1] AS bigint)))' ELSE '(("user"."id") > (CAST($4[1] AS bigint)))' END
+            WHEN _api_cursor[1] IS NULL AND _api_key_desc THEN '(' || _api_key || ' IS NOT NULL OR (' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
+            WHEN _api_cursor[1] IS NULL THEN '(' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || ')'
+            WHEN _api_key_desc = _api_tail_desc AND _api_key_desc THEN '((' || _api_key || ', ' || '"user"."id"' || ') < (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || '))'
+            WHEN _api_key_desc = _api_tail_desc THEN '(((' || _api_key || ', ' || '"user"."id"' || ') > (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || ')) OR ' || _api_key || ' IS NULL)'
+            WHEN _api_key_desc THEN '(' || _api_key || ' < ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
+            ELSE '(' || _api_key || ' > ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR ' || _api_key || ' IS NULL OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
+          END;
+        END IF;
+      END IF;
+      IF _api_count = 'estimated' THEN
+        EXECUTE 'SELECT count(*) FROM (' || 'SELECT 1, (split_part("user"."email", ''@'', 2))
+        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c'
+          INTO _api_total USING $1, $2, _api_values;
+        IF _api_total > 1000 THEN
+          _api_total := NULL;
+          _api_count := 'planned';
+        ELSE
+          _api_count := 'exact';
+        END IF;
+        _api_extra := _api_extra || ', ''totalMode'', $6::text';
+      ELSIF _api_count = 'planned' THEN
+        _api_extra := _api_extra || ', ''totalMode'', $6::text';
+      END IF;
+      IF _api_count = 'planned' THEN
+        EXECUTE 'EXPLAIN (FORMAT JSON) ' || 'SELECT 1, (split_part("user"."email", ''@'', 2))
+        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        WHERE ' || _api_cwhere || ''
+          INTO _api_plan USING $1, $2, _api_values;
+        _api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);
+      END IF;
+      _api_query := 'SELECT json_build_object(
+          ''data'', COALESCE(json_agg(CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[]))
+              THEN json_build_object(
+                ''id'', "user"."id",
+                ''email'', "user"."email",
+                ''lastLoginOn'', "user"."lastLoginOn",
+                ''settings'', "user"."settings",
+                ''companyName'', "c"."name",
+                ''emailDomain'', (split_part("user"."email", ''@'', 2))
+              )
+              ELSE api.json_concat_objects(ARRAY[
+                json_build_object(
+                  ''id'', "user"."id",
+                  ''email'', "user"."email"
+                ),
+                CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN json_build_object(
+                  ''lastLoginOn'', "user"."lastLoginOn"
+                ) END,
+                json_build_object(
+                  ''settings'', "user"."settings",
+                  ''companyName'', "c"."name",
+                  ''emailDomain'', (split_part("user"."email", ''@'', 2))
+                )
+              ]::json[])
+            END), ''[]''::json),
+          ''total'', CASE WHEN $5 IS NULL THEN (SELECT count(*) FROM (
+            SELECT 1, (split_part("user"."email", ''@'', 2))
+            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+            WHERE '
+        || _api_cwhere || '
+          ) AS _api_c) ELSE $5 END'
+        || _api_extra || ')
+          FROM (
+            SELECT "user" AS _api_w0, "c" AS _api_w1, '
+        || _api_keys || ' AS _api_k
+            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+            WHERE '
+        || _api_where || '
+            ORDER BY '
+        || _api_order || '
+            LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
+          ) AS _api_p
+          CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"
+          CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"';
+      EXECUTE _api_query INTO _api_result USING $1, $2, _api_values, _api_cursor, _api_total, _api_count;
+      RETURN _api_result;
+    END IF;
     _api_query := 'SELECT json_build_object(
         ''data'', COALESCE((SELECT json_agg(CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[]))
               THEN json_build_object(

@@ -1,0 +1,172 @@
+// PAGED keyset pages (`after`) and total modes (`$count`: exact, planned, estimated) in the route
+// function (generator/routes/kinds/paged.ts). Keyset pages must give exactly the rows offset pages
+// give, in the same order, for every sort the route offers (NULLs first or last as ORDER BY puts
+// them, ties broken by the primary key, key and tiebreak in the same or opposite directions); a
+// cursor is checked against the request and its values are bound, never SQL.
+// Schemas: nulls.schema.json (ranks 2, NULL, 1, NULL, 2, 3 for ids 1-6) and features.schema.json.
+
+import fs from "node:fs";
+import path from "node:path";
+import t from "tap";
+import { FEATURES_SCHEMA, FEATURES_SEED, routeDatabase } from "./helpers.ts";
+
+const NULLS_SCHEMA = path.join(import.meta.dirname, "nulls.schema.json");
+const NULLS_SEED = fs.readFileSync(path.join(import.meta.dirname, "nulls.seed.sql"), "utf8");
+const user = { role: "user", scopes: [] };
+
+interface Page {
+  data: { id: number }[];
+  total: number;
+  next?: string | null;
+  totalMode?: string;
+}
+
+t.test("keyset pages equal offset pages", async (t) => {
+  const db = await routeDatabase(t, { schemaFile: NULLS_SCHEMA, seed: NULLS_SEED });
+  const page = async (route: string, params: Record<string, unknown>) =>
+    (await db.body(`GET /api/v1${route}`, params, user)) as Page;
+
+  /** Every page by cursor, from `after: ""` until `next` is null; checks each page's shape. */
+  const walk = async (route: string, params: Record<string, unknown>, perPage: number) => {
+    const ids: number[] = [];
+    let after = "";
+    for (let n = 0; n < 20; n++) {
+      const body = await page(route, { ...params, perPage, after });
+      t.equal(body.total, 6, "the total counts every match, whatever the cursor");
+      ids.push(...body.data.map((r) => r.id));
+      if (body.data.length < perPage) {
+        t.equal(body.next, null, "a short page has no next cursor");
+        return ids;
+      }
+      t.type(body.next, "string", "a full page has a next cursor");
+      after = body.next as string;
+    }
+    throw new Error("no end after 20 pages");
+  };
+
+  const sorts: Record<string, unknown>[] = [
+    {},
+    { sortOrder: "DESC" },
+    { sortOrder: "NONE" },
+    { sortBy: "rank" },
+    { sortBy: "rank", sortOrder: "DESC" },
+    { sortBy: "label", sortOrder: "DESC" },
+    { sortBy: "id" },
+    { sortBy: "id", sortOrder: "DESC" },
+  ];
+  for (const route of ["/item/by-rank", "/item/by-rank-desc"]) {
+    for (const sort of sorts) {
+      const expected = (await page(route, { ...sort, perPage: 100 })).data.map((r) => r.id);
+      t.equal(expected.length, 6);
+      for (const perPage of [1, 2, 3, 4, 6]) {
+        t.same(await walk(route, sort, perPage), expected, `${route} ${JSON.stringify(sort)} by ${perPage}`);
+      }
+    }
+  }
+
+  t.test("a filter applies to every page; the cursor is bound to its sort", async (t) => {
+    const filter = { column: "rank", op: "notnull" };
+    const first = await page("/item/by-rank", { filter, perPage: 2, after: "" });
+    t.same(
+      first.data.map((r) => r.id),
+      [3, 1],
+    );
+    t.equal(first.total, 4);
+    const second = await page("/item/by-rank", { filter, perPage: 2, after: first.next });
+    t.same(
+      second.data.map((r) => r.id),
+      [5, 6],
+    );
+    const error = (params: Record<string, unknown>) => db.error("GET /api/v1/item/by-rank", params, user);
+    const mismatch = "A0400: after is not a cursor of this route for this sortBy and sortOrder";
+    t.equal(await error({ after: first.next, sortOrder: "DESC" }), mismatch, "another sortOrder");
+    t.equal(await error({ after: first.next, sortBy: "label" }), mismatch, "another sortBy");
+    t.equal(await error({ after: "not base64 at all!" }), mismatch, "not a cursor");
+    t.equal(await error({ after: Buffer.from("[1,2]").toString("base64url") }), mismatch, "not an object");
+    t.equal(
+      await error({ after: "", sortOrder: "RAND" }),
+      "A0400: after cannot be combined with sortOrder RAND",
+    );
+    t.equal(await error({ after: "", page: 2 }), "A0400: after cannot be combined with page");
+  });
+
+  t.test("cursor values are bound and cast, never SQL", async (t) => {
+    const forged = (keys: unknown[], s = "", o = "ASC") =>
+      Buffer.from(JSON.stringify({ s, o, k: keys })).toString("base64url");
+    // Own order (rank ASC, id ASC): a hand-made cursor only chooses where the page starts.
+    const start = await page("/item/by-rank", { after: forged([1, 3]), perPage: 10 });
+    t.same(
+      start.data.map((r) => r.id),
+      [1, 5, 6, 2, 4],
+    );
+    const injected = await db.call(
+      "GET /api/v1/item/by-rank",
+      { after: forged(["1) OR true; DROP TABLE item; --", 1]) },
+      user,
+    );
+    t.match(injected, { ok: false, code: "A0400" }, "a value that is not an integer is refused");
+    const text = await page("/item/by-rank", {
+      sortBy: "label",
+      after: forged(["c' OR 'x'='x", 1], "label"),
+      perPage: 10,
+    });
+    t.same(
+      text.data.map((r) => r.id),
+      [4, 5, 6],
+      'a text value is compared as a value: the labels after "c\' OR ..."',
+    );
+    t.equal((await db.su.query("SELECT count(*)::int AS n FROM item")).rows[0].n, 6, "the table is intact");
+    t.match(
+      await db.call("GET /api/v1/item/by-rank", { after: forged([1]) }, user),
+      { ok: false, code: "A0400" },
+      "a cursor with too few keys",
+    );
+  });
+
+  t.test("a grouped route cannot page by cursor", async (t) => {
+    t.equal(
+      await db.error("GET /api/v1/item/per-group", { after: "" }, user),
+      "A0400: after: this route cannot page by cursor (the route is grouped)",
+    );
+  });
+});
+
+t.test("total modes", async (t) => {
+  const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
+  const admin = { role: "admin", scopes: ["finance"], teamId: 1 };
+  const ROUTE = "GET /api/v1/member/paged";
+  const page = async (params: Record<string, unknown>) => (await db.body(ROUTE, params, admin)) as Page;
+  const exact = await page({ perPage: 2 });
+  t.same(Object.keys(exact), ["data", "total"], "the default answer is unchanged");
+  t.equal(exact.total, 4);
+
+  const estimated = await page({ perPage: 2, $count: "estimated" });
+  t.same(estimated.data, exact.data);
+  t.equal(estimated.total, 4, "estimated: exact below the threshold");
+  t.equal(estimated.totalMode, "exact", "and says so");
+
+  const planned = await page({ perPage: 2, $count: "planned" });
+  t.same(planned.data, exact.data, "the same page");
+  t.equal(planned.totalMode, "planned");
+  t.ok(Number.isInteger(planned.total) && planned.total >= 0, `an estimate (${planned.total})`);
+
+  const filtered = await page({ $count: "planned", filter: { column: "score", op: "gte", value: "20" } });
+  t.equal(filtered.totalMode, "planned");
+  t.equal(filtered.data.length, 3, "the filter applies to the page");
+
+  const explicit = await page({ perPage: 2, $count: "exact" });
+  t.same(explicit, exact, "exact asked for: the plain answer");
+  t.equal(
+    await db.error(ROUTE, { $count: "all" }, admin),
+    "A0400: count must be one of exact, planned, estimated",
+  );
+
+  // Above the threshold, estimated reads the plan: 1,500 more members on the same team.
+  await db.su.query(`INSERT INTO member (id, "teamId", name, code, score, "joinedOn", ratio, active, profile)
+    SELECT 1000 + g, 1, 'M' || g, 'C', 1, '2024-01-01', 0, true, '{}' FROM generate_series(1, 1500) g`);
+  await db.su.query("ANALYZE member");
+  const big = await page({ perPage: 2, $count: "estimated" });
+  t.equal(big.totalMode, "planned", "estimated above the threshold: planned");
+  t.ok(big.total > 1000 && big.total < 3000, `the planner's estimate (${big.total})`);
+  t.equal((await page({ perPage: 2 })).total, 1504, "exact still counts");
+});
