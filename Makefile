@@ -5,7 +5,7 @@ APP ?= example
 NODE := node --import tsx
 export APP
 
-.PHONY: run test check migrate serve token routes psql bench lint typecheck format install clean-data help
+.PHONY: run test check migrate serve token routes psql bench bench-realtime lint typecheck format install clean-data help
 
 run: node_modules ## install, start embedded Postgres (unless DATABASE_URL), migrate, seed, serve the example
 	$(NODE) cli/run.ts --app $(APP) --dev
@@ -52,3 +52,7 @@ help: ## list the targets, one line each
 
 bench: node_modules ## the gateway vs a hand-written Fastify + pg server, both apps at scale; writes docs/benchmarks.md
 	BENCH_WRITE_DOCS=1 $(NODE) bench/run.ts
+	BENCH_WRITE_DOCS=1 $(NODE) bench/realtime.ts
+
+bench-realtime: node_modules ## realtime alone: insert cost of notify, fan-out to 1,000 and 5,000 subscribers; writes docs/benchmarks-realtime.md
+	BENCH_WRITE_DOCS=1 $(NODE) bench/realtime.ts
