@@ -35,6 +35,10 @@ export interface ConnectionDeps {
 const MAX_SUBSCRIPTIONS = 100;
 /** A closing connection whose peer does not finish the close handshake is cut after this. */
 const CLOSE_GRACE_MS = 2_000;
+/** How long a connection may stay over REALTIME_BUFFER unsent bytes before it is dropped. */
+export const SLOW_GRACE_MS = 1_000;
+/** Unsent bytes beyond this many times REALTIME_BUFFER drop the connection at once. */
+export const HARD_LIMIT_FACTOR = 8;
 
 /** The longest a timer may be set for (setTimeout's limit, ~24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -46,6 +50,7 @@ export class Connection implements Subscriber {
   #alive = true;
   #ping: NodeJS.Timeout | undefined;
   #closed = false;
+  #backlogTimer: NodeJS.Timeout | undefined;
   /** Messages are handled one after another: an `auth` finishes before the next subscribe. */
   #chain: Promise<void> = Promise.resolve();
   /** Settles when the socket has closed (shutdown waits for it, briefly). */
@@ -98,15 +103,33 @@ export class Connection implements Subscriber {
     });
   }
 
-  /** Sends a message unless the connection is closed or over its buffer limit (then it is dropped). */
+  /**
+   * Sends a message, or drops the connection when it has fallen behind: more than REALTIME_BUFFER
+   * bytes unsent for longer than SLOW_GRACE_MS (one large batch, which a reading client drains in
+   * milliseconds, is not falling behind), or more than HARD_LIMIT_FACTOR times that at any moment
+   * (the gateway's memory). A send only appends to this socket's buffer: nobody else waits.
+   */
   send(text: string): boolean {
     if (this.#closed) return false;
-    if (this.ws.bufferedAmount + text.length > this.deps.bufferBytes) {
+    const unsent = this.ws.bufferedAmount + text.length;
+    if (unsent > this.deps.bufferBytes * HARD_LIMIT_FACTOR) {
       this.#dropSlow();
       return false;
     }
+    if (unsent > this.deps.bufferBytes) this.#watchBacklog();
     this.ws.send(text);
     return true;
+  }
+
+  /** Over the limit: checked again after the grace period (also when nothing more is sent). */
+  #watchBacklog(): void {
+    if (this.#backlogTimer) return;
+    this.#backlogTimer = setTimeout(() => {
+      this.#backlogTimer = undefined;
+      if (this.#closed) return;
+      if (this.ws.bufferedAmount > this.deps.bufferBytes) this.#dropSlow();
+    }, SLOW_GRACE_MS);
+    this.#backlogTimer.unref();
   }
 
   fail(subscription: Subscription, error: ApiError): void {
@@ -276,6 +299,7 @@ export class Connection implements Subscriber {
     this.#closed = true;
     if (this.#expiry) clearTimeout(this.#expiry);
     if (this.#ping) clearInterval(this.#ping);
+    if (this.#backlogTimer) clearTimeout(this.#backlogTimer);
     for (const subscription of this.#subscriptions.values()) this.deps.hub.remove(subscription);
     this.#subscriptions.clear();
   }
