@@ -50,6 +50,14 @@ if (process.env.BENCH_APP === "restura") {
   app.get<Params>("/api/v1/user/paged", (req, reply) => {
     const perPage = Number(req.query.perPage ?? 10);
     const offset = (Number(req.query.page ?? 1) - 1) * perPage;
+    if (req.query.after !== undefined) {
+      // Keyset: the cursor's one key (id order), decoded without the gateway's checks.
+      const after = JSON.parse(Buffer.from(req.query.after, "base64url").toString("utf8")) as { k: number[] };
+      const planned = /count=planned/.test(String(req.headers.prefer ?? ""));
+      return planned
+        ? answer(reply, "users-after-planned", RESTURA.usersAfterPlanned, [perPage, after.k[0]])
+        : answer(reply, "users-after", RESTURA.usersAfter, [perPage, after.k[0]]);
+    }
     // The one filter shape the bench sends: (lastName,sw,<prefix>), newest first.
     const prefix = /^\(lastName,sw,([A-Za-z0-9]+)\)$/.exec(req.query.filter ?? "")?.[1];
     return prefix === undefined

@@ -23,6 +23,8 @@ export interface Case {
   method?: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   body?: unknown;
+  /** Request headers besides the token (e.g. `Prefer: count=planned`). */
+  headers?: Record<string, string>;
   /** Paths cycled through by the load (writes spread over many rows, not one hot row). */
   paths?: string[];
   /** Callers cycled through with the paths (a route on "my" row: one row per caller). */
@@ -105,6 +107,9 @@ const deletePaths = (perRun: number) => (run: number) =>
     // Runs 0 and 1 (the answer check) take one row each; load runs take perRun after them.
     (_, i) => `/api/v1/task/${DELETE_POOL_START + (run < 2 ? run : 2 + (run - 2) * perRun + i)}`,
   );
+
+/** The cursor after user 7,980 in id order: the keyset twin of page 400 (rows 7,981-8,000). */
+const DEEP_CURSOR = Buffer.from(JSON.stringify({ s: "", o: "ASC", k: [7980] })).toString("base64url");
 
 export function cases(deletesPerRun: number): Case[] {
   return [
@@ -214,6 +219,29 @@ export function cases(deletesPerRun: number): Case[] {
         route: "GET /api/v1/user/paged",
         params: { page: 400, perPage: 20 },
         sql: RESTURA.usersPage,
+        values: [20, 7980],
+      },
+    },
+    {
+      app: "restura",
+      name: "PAGED page 400 by cursor (GET /user/paged?after=<cursor of row 7,980>)",
+      path: `/api/v1/user/paged?perPage=20&after=${DEEP_CURSOR}`,
+      ceiling: {
+        route: "GET /api/v1/user/paged",
+        params: { page: 1, perPage: 20, sortOrder: "ASC", after: DEEP_CURSOR },
+        sql: RESTURA.usersAfter,
+        values: [20, 7980],
+      },
+    },
+    {
+      app: "restura",
+      name: "PAGED page 400 by cursor, planned total (Prefer: count=planned)",
+      path: `/api/v1/user/paged?perPage=20&after=${DEEP_CURSOR}`,
+      headers: { prefer: "count=planned" },
+      ceiling: {
+        route: "GET /api/v1/user/paged",
+        params: { page: 1, perPage: 20, sortOrder: "ASC", after: DEEP_CURSOR, $count: "planned" },
+        sql: RESTURA.usersAfterPlanned,
         values: [20, 7980],
       },
     },

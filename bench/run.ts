@@ -180,6 +180,7 @@ function request(c: Case, token: string) {
     method: c.method ?? "GET",
     headers: {
       authorization: `Bearer ${token}`,
+      ...(c.headers ?? {}),
       ...(c.body ? { "content-type": "application/json" } : {}),
     } as Record<string, string>,
     ...(c.body ? { body: JSON.stringify(c.body) } : {}),

@@ -104,6 +104,12 @@ export const RESTURA = {
   me: `SELECT json_build_object('data', ${ME}) FROM "user" u WHERE u."id" = $1`,
   // $1 perPage, $2 offset.
   usersPage: userPage("", `u."id"`),
+  // Keyset page: $1 perPage, $2 the last id of the page before (the cursor's key), next cursor
+  // made as the route function makes it; the total counted, or the planner's (reltuples).
+  usersAfter: usersAfter(`(SELECT count(*) FROM "user")`),
+  usersAfterPlanned: usersAfter(
+    `(SELECT reltuples::bigint FROM pg_class WHERE oid = '"user"'::regclass), 'totalMode', 'planned'`,
+  ),
   // $3 lastName prefix as a LIKE pattern; newest first.
   usersByLastNameNewest: userPage(`AND u."lastName" ILIKE $3`, `u."createdOn" DESC, u."id" DESC`),
   // $1 company: its users, each with their orders, each order with its items.
@@ -129,3 +135,13 @@ UPDATE "user" u SET "firstName" = $2 WHERE u."id" = $1
 RETURNING json_build_object('data', json_build_object('id', u."id", 'firstName', u."firstName",
   'lastName', u."lastName", 'email', u."email", 'phone', u."phone"))`,
 };
+
+function usersAfter(total: string): string {
+  return `
+SELECT json_build_object(
+  'data', COALESCE(json_agg(${ME} ORDER BY u."id"), '[]'),
+  'next', CASE WHEN count(*) = $1 THEN translate(encode(convert_to(json_build_object('s', '', 'o', 'ASC',
+    'k', json_build_array(max(u."id")))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END,
+  'total', ${total})
+FROM (SELECT * FROM "user" u WHERE u."id" > $2 ORDER BY u."id" LIMIT $1) u`;
+}
