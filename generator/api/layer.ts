@@ -1,6 +1,6 @@
 // The whole API layer as a list of statements, run in one transaction on every migrate
 // (docs/architecture.md "The API layer"). Tables are never touched except their policies,
-// ENABLE ROW LEVEL SECURITY and grants.
+// ENABLE ROW LEVEL SECURITY, grants and the realtime capture triggers (generator/realtime).
 
 import { realtimeGrantStatements, realtimeStatements } from "../realtime/index.ts";
 import type { Schema } from "../schema/types.ts";
