@@ -91,6 +91,7 @@ export class RealtimeHub {
   #listening = false;
   #poll: NodeJS.Timeout | undefined;
   #lastPrune = 0;
+  #pruneTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: HubOptions) {}
 
@@ -116,9 +117,20 @@ export class RealtimeHub {
     return this.#starting;
   }
 
+  /**
+   * Prunes every PRUNE_EVERY_MS while the gateway serves, subscribed to or not: the outbox fills
+   * with every write, whoever listens.
+   */
+  startPruning(): void {
+    if (this.#pruneTimer || this.#stopped) return;
+    this.#pruneTimer = setInterval(() => this.#maybePrune(), PRUNE_EVERY_MS);
+    this.#pruneTimer.unref();
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#poll) clearInterval(this.#poll);
+    if (this.#pruneTimer) clearInterval(this.#pruneTimer);
     for (const subscription of this.#live) subscription.ended = true;
     this.#live.clear();
     const listener = this.#listener;
@@ -264,7 +276,6 @@ export class RealtimeHub {
         }
       });
       this.#cursor = head;
-      this.#maybePrune();
     } catch (error) {
       // The cursor stays: the next poll or notification retries the same batch.
       const level = isConnectionFailure(error) ? "warn" : "error";
@@ -347,7 +358,7 @@ export class RealtimeHub {
 
   #maybePrune(): void {
     const now = Date.now();
-    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
+    if (this.#stopped || now - this.#lastPrune < PRUNE_EVERY_MS - 1000) return;
     this.#lastPrune = now;
     // Every instance prunes; the function deletes in small batches, so two at once only share work.
     void this.#prune().catch((error: unknown) =>

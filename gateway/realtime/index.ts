@@ -55,9 +55,14 @@ export function registerRealtime(app: FastifyInstance, deps: RealtimeDeps): void
     log: app.log,
   };
 
+  // Only a serving gateway prunes (not one built for app.inject in tests).
+  app.addHook("onListen", async () => hub.startPruning());
   app.register(async (scope) => {
     await scope.register(websocket, {
       options: { maxPayload: MAX_PAYLOAD },
+      // Protocol errors (a message over MAX_PAYLOAD, a bad frame): ws closes the socket itself
+      // with the right code (1009, 1002); the plugin's default would cut it without one.
+      errorHandler: (error) => app.log.debug({ err: error }, "realtime: WebSocket protocol error"),
       // Shutdown: 1001 going away to every client, then the reader stops (before the pools end).
       preClose: async () => {
         const closing = [...connections].map((connection) => connection.closed);

@@ -186,6 +186,12 @@ t.test("protocol errors: malformed messages, a duplicate id, binary frames", asy
   t.equal((await c.closed).code, 1008, "closed as a policy violation");
 });
 
+t.test("a message over 64 KiB closes with 1009", async (t) => {
+  const c = await client(t, gw.url, USERS.miaMember);
+  c.send({ type: "auth", token: "x".repeat(70 * 1024) });
+  t.equal((await c.closed).code, 1009);
+});
+
 t.test("a plain GET of the endpoint says it takes WebSockets", async (t) => {
   const res = await gw.app.inject({ method: "GET", url: "/realtime" });
   t.equal(res.statusCode, 400);
