@@ -1,9 +1,12 @@
 // Recording changes (docs/realtime.md "How events are recorded"): per table with `notify`, one
 // trigger function and three statement-level AFTER triggers with transition tables. Each firing
 // is one INSERT ... SELECT into the outbox for the whole statement (never a statement per row),
-// and a transaction sends at most one NOTIFY: the first statement that records anything sets a
-// transaction-local flag. A per-row NOTIFY cut insert throughput about 4x; the payload is empty
-// (readers fetch the rows), so NOTIFY's 8000-byte limit never matters.
+// and a transaction sends at most one NOTIFY: each recording statement calls pg_notify with the
+// same channel and the same (empty) payload, which Postgres delivers once per transaction (it
+// drops duplicates, also across subtransactions). A flag in a setting would save those calls but
+// be session state a writer could set to silence its notifications (definer code reads no setting
+// but api.ctx: test/security/audit.test.ts). A per-row NOTIFY with distinct payloads cut insert
+// throughput about 4x; readers fetch the rows, so NOTIFY's 8000-byte limit never matters.
 //
 // The function is SECURITY DEFINER (owned by api_owner, grants.ts): every writer is recorded,
 // whatever its role (route functions, req.service, plain SQL as the table owner or another
@@ -14,7 +17,7 @@ import { textArray } from "../api/globals.ts";
 import type { Column } from "../schema/types.ts";
 import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
 import { tableRef } from "../tables/names.ts";
-import { captureFunctionRef, NOTIFIED_SETTING, OUTBOX, REALTIME_CHANNEL, TRIGGER_NAMES } from "./names.ts";
+import { captureFunctionRef, OUTBOX, REALTIME_CHANNEL, TRIGGER_NAMES } from "./names.ts";
 import type { NotifyTable } from "./tables.ts";
 
 const EVENTS = { INSERT: sql`INSERT`, UPDATE: sql`UPDATE`, DELETE: sql`DELETE` } as const;
@@ -40,8 +43,7 @@ export function captureStatements(t: NotifyTable): string[] {
   ELSE
 ${updateCapture(t, name, image)}
   END IF;
-  IF FOUND AND pg_catalog.current_setting(${literal(NOTIFIED_SETTING)}, true) IS DISTINCT FROM '1' THEN
-    PERFORM pg_catalog.set_config(${literal(NOTIFIED_SETTING)}, '1', true);
+  IF FOUND THEN
     PERFORM pg_catalog.pg_notify(${literal(REALTIME_CHANNEL)}, '');
   END IF;
   RETURN NULL;

@@ -9,8 +9,6 @@ import { derivedName } from "../tables/names.ts";
 export const REALTIME_SCHEMA = "api_realtime";
 /** The channel of the one NOTIFY per writing transaction (the payload is empty). */
 export const REALTIME_CHANNEL = "api_realtime";
-/** Transaction-local setting: set once the transaction has sent its NOTIFY. */
-export const NOTIFIED_SETTING = "api_realtime.notified";
 
 export const OUTBOX = ident(REALTIME_SCHEMA, "outbox");
 export const PRUNED = ident(REALTIME_SCHEMA, "pruned");
