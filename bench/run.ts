@@ -110,7 +110,12 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
       ALLOW_MISSING_HANDLERS: "1",
     };
     const gatewayPort = await freePort();
-    const gateway = spawn(process.execPath, ["--import", "tsx", "cli/run.ts", "--app", appDir], {
+    // BENCH_CPU_PROF=<dir>: the gateway and the baseline write V8 CPU profiles there when they exit
+    // (bench/profile.ts reads them).
+    const profile = process.env.BENCH_CPU_PROF
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+    const gateway = spawn(process.execPath, [...profile, "--import", "tsx", "cli/run.ts", "--app", appDir], {
       cwd: REPO,
       env: { ...env, PORT: String(gatewayPort) },
       stdio: ["ignore", "pipe", "inherit"],
@@ -120,7 +125,7 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
     const baselinePort = await freePort();
     const baseline = fork(path.join(REPO, "bench/baseline.ts"), {
       env: { ...env, PORT: String(baselinePort), BENCH_APP: name },
-      execArgv: ["--import", "tsx"],
+      execArgv: [...profile, "--import", "tsx"],
     });
     children.push(baseline);
     await new Promise((resolve) => baseline.once("message", resolve));

@@ -6,12 +6,13 @@
 import { routeFunctionName } from "../../generator/routes/index.ts";
 import type { EndpointGroup, StandardRoute } from "../../generator/schema/types.ts";
 import { ident } from "../../generator/sql/sql.ts";
-import { type AuthResult, checkRoute, toCtx } from "../auth/context.ts";
+import { type AuthResult, checkRoute } from "../auth/context.ts";
 import { ApiError, type ErrorDetails, fromPostgresError, type WriteErrorContext } from "../errors.ts";
 import type { ColumnRules } from "../filter/columnRules.ts";
 import { checkFilterColumns, type FilterExpr, parseFilter } from "../filter/parse.ts";
 import type { StatementRunner } from "../readPool.ts";
 import { compileRequest, validationError } from "../request/index.ts";
+import { compileCtxJson } from "./ctxJson.ts";
 import { deprecationHeaders } from "./deprecation.ts";
 import { routeGlobals } from "./globals.ts";
 
@@ -62,6 +63,7 @@ export function compileStandardRoute(
   const deprecation = deprecationHeaders(route.deprecation, group.baseUrl);
   const headers = { "content-type": "application/json; charset=utf-8", ...deprecation };
   const paged = route.type === "PAGED";
+  const ctxJson = compileCtxJson(options.globalParams);
 
   async function run(db: StatementRunner, auth: AuthResult, request: RouteRequest): Promise<RouteReply> {
     const denied = checkRoute(access, auth);
@@ -97,11 +99,13 @@ export function compileStandardRoute(
     // under a key no request parameter can have; the function checks the value again.
     const countMode = paged ? preferredCount(request.headers?.prefer) : undefined;
     if (countMode) params.$count = countMode;
-    const values = [JSON.stringify(params), JSON.stringify(toCtx(auth, options.globalParams))];
+    // A route without parameters (GET /user/me) sends the same text every time.
+    const empty = isEmpty(params);
     // Postgres text cannot hold U+0000; refuse it here rather than fail in the database.
-    if (hasNul(params)) {
+    if (!empty && hasNul(params)) {
       throw new ApiError("BAD_REQUEST", "Request values must not contain the NUL character (U+0000)");
     }
+    const values = [empty ? "{}" : JSON.stringify(params), ctxJson(auth)];
     try {
       const result = await db.query({
         ...statement,
@@ -132,6 +136,11 @@ function checkFilter(ast: FilterExpr, rules: ColumnRules, auth: AuthResult): voi
 /** A client's name in a message: double-quoted, control characters escaped as in JSON. */
 function quote(name: string): string {
   return JSON.stringify(name.length > 200 ? `${name.slice(0, 200)}...` : name);
+}
+
+function isEmpty(params: Record<string, unknown>): boolean {
+  for (const _ in params) return false;
+  return true;
 }
 
 function hasNul(value: unknown): boolean {
