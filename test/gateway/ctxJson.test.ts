@@ -10,7 +10,7 @@ import { compileCtxJson } from "../../gateway/routes/ctxJson.ts";
 
 const globalParams = ["companyId", "userId", "flag", "name", 'we"ird\\', "role", "companyId"];
 const results: AuthResult[] = [
-  { anonymous: "missing" } as AuthResult,
+  { anonymous: true, reason: "missing" },
   { user: { role: null, scopes: [], globals: {} } },
   { user: { role: "admin", scopes: ["a", "b:c"], globals: { companyId: 1, userId: 2 } } },
   {
