@@ -4,8 +4,8 @@
 // that share a context, never once per event per subscriber).
 //
 // - the table rule (roles/scopes of the table: its restrictive policy) and the `tables` asked for;
-// - only the notify columns the context's column rules let it see (a hidden column's key is left
-//   out, as in route responses; the event's `key` too);
+// - only the notify columns the context's column rules let it see (picked by name from the image,
+//   then a hidden column's key is left out, as in route responses; the event's `key` too);
 // - only rows the table's row policies let it see, decided with the same policy expressions the
 //   tables use (generator/api/policies.ts), evaluated on the row images: each image becomes a row
 //   of the table's type named like the table (`jsonb_populate_record(NULL::public."t", ...) AS
@@ -32,9 +32,7 @@ import { type NotifyTable, notifyTables } from "./tables.ts";
 export function eventsFunctionStatement(schema: Schema): string {
   const globalTypes = inferGlobalTypes(schema);
   const tables = notifyTables(schema);
-  const declarations = tables.map(
-    (_, i) => sql`  ${v("allow", i)} boolean;\n  ${v("hide", i)} text[];\n  ${v("drop", i)} text[];`,
-  );
+  const declarations = tables.map((_, i) => sql`  ${v("allow", i)} boolean;\n  ${v("hide", i)} text[];`);
   const setup = tables.map((t, i) => tableSetup(t, i));
   const branches = tables.map((t, i) => branch(t, i, globalTypes));
   const query =
@@ -86,8 +84,8 @@ END
 $fn$`.toString();
 }
 
-/** A per-table plpgsql variable: allow_0, hide_0, drop_0. */
-function v(what: "allow" | "hide" | "drop", i: number): Sql {
+/** A per-table plpgsql variable: allow_0, hide_0. */
+function v(what: "allow" | "hide", i: number): Sql {
   return ident(`${what}_${i}`);
 }
 
@@ -108,10 +106,8 @@ function tableSetup(t: NotifyTable, i: number): Sql {
           ),
           ",\n    ",
         )}]::text[]`;
-  const notSent = t.stored.filter((c) => !t.notify.includes(c)).map((c) => c.name);
   return sql`  ${v("allow", i)} := ${allow};
-  ${v("hide", i)} := ${hide};
-  ${v("drop", i)} := ${textArray(notSent)} || ${v("hide", i)};`;
+  ${v("hide", i)} := ${hide};`;
 }
 
 function branch(t: NotifyTable, i: number, globalTypes: Map<string, string>): Sql {
@@ -141,8 +137,8 @@ function branch(t: NotifyTable, i: number, globalTypes: Map<string, string>): Sq
       CASE WHEN b.new_in AND b.old_in THEN b.old_data END AS old
     FROM (
       SELECT e.xid, e.seq, e.op, COALESCE(e.new_row, e.old_row) AS key_row,
-        e.new_row - ${v("drop", i)} AS new_data,
-        e.old_row - ${v("drop", i)} AS old_data,
+        CASE WHEN e.new_row IS NOT NULL THEN ${pick(t, sql`e.new_row`)} - ${v("hide", i)} END AS new_data,
+        CASE WHEN e.old_row IS NOT NULL THEN ${pick(t, sql`e.old_row`)} - ${v("hide", i)} END AS old_data,
         ${visible(sql`e.new_row`)} AS new_in,
         ${visible(sql`e.old_row`)} AS old_in
       FROM ${OUTBOX} AS e
@@ -151,4 +147,19 @@ function branch(t: NotifyTable, i: number, globalTypes: Map<string, string>): Sq
         AND (e.xid, e.seq) > (a_xid, a_seq) AND (e.xid, e.seq) <= (u_xid, u_seq)
     ) AS b
     WHERE (b.new_in OR b.old_in) AND NOT (b.new_in AND b.old_in AND b.new_data = b.old_data)`;
+}
+
+/**
+ * The notify columns of a row image, by name (a whitelist: an image recorded before a column left
+ * the notify list, was dropped or became private never sends it). jsonb_build_object takes at
+ * most 100 arguments, so wide tables are built in parts and concatenated.
+ */
+function pick(t: NotifyTable, image: Sql): Sql {
+  const pairs = t.notify.map((c) => sql`${literal(c.name)}, ${image} -> ${literal(c.name)}`);
+  if (pairs.length === 0) return sql`'{}'::jsonb`;
+  const parts: Sql[] = [];
+  for (let i = 0; i < pairs.length; i += 50) {
+    parts.push(sql`pg_catalog.jsonb_build_object(${join(pairs.slice(i, i + 50))})`);
+  }
+  return parts.length === 1 ? (parts[0] as Sql) : sql`(${join(parts, " || ")})`;
 }

@@ -33,6 +33,16 @@ t.test("out-of-order commits are never skipped", async (t) => {
   await su.query(insert("C, committed alone"));
   await read();
   t.same(delivered, [], "A is still open: nothing after its id is read yet");
+  const bCursor = (
+    await su.query(
+      `SELECT xid::text || ':' || seq::text AS c FROM api_realtime.outbox WHERE new_row->>'title' LIKE 'B,%'`,
+    )
+  ).rows[0]?.c as string;
+  t.same(
+    await events(reader, member1, cursor, { upto: bCursor }),
+    [],
+    "an upto past the head is cut to the head: B, committed but after open A, is not read early",
+  );
 
   await a.query("COMMIT");
   await read();

@@ -71,4 +71,18 @@ t.test("small schema", async (t) => {
       "the admins_all policy shows company 2's rows too, and score",
     );
   });
+
+  t.test("an image recorded before a column became private or was dropped never sends it", async (t) => {
+    const before = await head(su);
+    // As if recorded by an older schema: "secret" was not private yet, "dropped" existed.
+    await su.query(
+      `INSERT INTO api_realtime.outbox (table_name, op, new_row)
+       VALUES ('note', 'insert', '{"id": 9, "companyId": 1, "title": "old", "score": 1, "secret": "was public", "dropped": 1}')`,
+    );
+    t.same(
+      (await events(su, admin1, before)).map((e) => e.data),
+      [{ id: 9, companyId: 1, title: "old", score: 1 }],
+      "only the current notify columns",
+    );
+  });
 });
