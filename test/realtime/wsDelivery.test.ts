@@ -85,15 +85,18 @@ t.test("own filter: PAGED syntax, typed comparisons, three-valued logic", async 
   t.match(await mia.subscribe("notDone", "task", { filter: "!(done,eq,true)and(estimateHours,lte,5)" }), {
     type: "subscribed",
   });
+  t.match(await mia.subscribe("notThatDay", "task", { filter: "!(dueDate,eq,2030-06-01)" }), {
+    type: "subscribed",
+  });
   await newProject(1, "RT filter planning", "planning");
   const active = await newProject(1, "RT filter active", "active");
   await gw.su.query(
     `INSERT INTO "task" ("companyId", "projectId", "createdById", "title", "priority", "estimateHours", "done", "dueDate")
      VALUES (1, 1, 2, 'RT late', 'low', 2, false, '2030-06-01'),
-            (1, 1, 2, 'RT early', 'low', 8, false, '2026-01-01'),
+            (1, 1, 2, 'RT early', 'low', 10, false, '2026-01-01'),
             (1, 1, 2, 'RT done', 'low', 1, true, NULL)`,
   );
-  const received = await mia.events(3);
+  const received = await mia.events(4);
   const byId = (id: string) => received.filter((m) => m.id === id);
   t.same(
     byId("active").map((m) => (m.data as { id: number }).id),
@@ -108,7 +111,12 @@ t.test("own filter: PAGED syntax, typed comparisons, three-valued logic", async 
   t.same(
     byId("notDone").map((m) => (m.data as { title: string }).title),
     ["RT late"],
-    "estimateHours compared as a number (8 > 5), ! of done",
+    'estimateHours compared as a number (10 > 5, though "10" < "5" as text), ! of done',
+  );
+  t.same(
+    byId("notThatDay").map((m) => (m.data as { title: string }).title),
+    ["RT early"],
+    "! of a comparison with NULL stays unknown: RT done (no dueDate) is left out",
   );
   t.same(await mia.quiet(), []);
 });
