@@ -25,6 +25,8 @@ export interface GatewayConfig {
   /** The gateway's own connection (role api_gateway); derived at start-up when unset. */
   gatewayDatabaseUrl?: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Readable log lines (pino-pretty) instead of JSON: LOG_PRETTY=1; `make dev` turns it on. */
+  logPretty: boolean;
   /** A custom handler that has not answered by then gets a 500. */
   handlerTimeoutMs: number;
   /** Largest uploaded file, in bytes (413 above). */
@@ -117,6 +119,7 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     gatewayDatabaseUrl: url(env, "GATEWAY_DATABASE_URL"),
     readDatabaseUrl: url(env, "READ_DATABASE_URL"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
+    logPretty: oneOf(env, "LOG_PRETTY", ["0", "1"], "0") === "1",
     handlerTimeoutMs,
     uploadMaxBytes: integer(
       env,
