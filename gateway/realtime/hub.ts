@@ -14,12 +14,12 @@
 
 import type pg from "pg";
 import pgListen, { type Subscriber as PgSubscriber } from "pg-listen";
-import { ApiError, fromPostgresError } from "../errors.ts";
+import { type ApiError, fromPostgresError } from "../errors.ts";
 import { isConnectionFailure } from "../ops/connectionFailures.ts";
 import type { PermissionContext } from "./groups.ts";
 import type { RowMatcher } from "./match.ts";
 import type { RealtimeMetrics } from "./metrics.ts";
-import { eventMessage, type OutboxEvent, subscribedMessage } from "./protocol.ts";
+import { eventBody, eventMessage, type OutboxEvent, subscribedMessage } from "./protocol.ts";
 
 /** The NOTIFY channel the outbox triggers signal (at most once per transaction). */
 export const CHANNEL = "api_realtime";
@@ -183,7 +183,7 @@ export class RealtimeHub {
         subscription.owner.send(subscribedMessage(subscription.id, target));
         confirmed = true;
       }
-      for (const row of rows) this.#deliver(subscription, toEvent(row), row);
+      for (const row of rows) this.#deliver(subscription, new BatchEvent(row));
       position = target;
     }
   }
@@ -267,12 +267,12 @@ export class RealtimeHub {
       list.forEach((group, i) => {
         const rows = results[i] as Row[];
         if (rows.length === 0) return;
-        const events = rows.map(toEvent);
+        const events = rows.map((row) => new BatchEvent(row));
         for (const member of group.members) {
-          if (member.ended) continue;
-          events.forEach((event, j) => {
-            if (!member.ended && event.table === member.table) this.#deliver(member, event, rows[j] as Row);
-          });
+          for (const event of events) {
+            if (member.ended) break;
+            if (event.event.table === member.table) this.#deliver(member, event);
+          }
         }
       });
       this.#cursor = head;
@@ -283,13 +283,13 @@ export class RealtimeHub {
     }
   }
 
-  #deliver(subscription: Subscription, event: OutboxEvent, row: Row): void {
-    if (!matches(subscription.match, event)) return;
-    if (!subscription.owner.send(eventMessage(subscription.id, event))) return;
+  #deliver(subscription: Subscription, event: BatchEvent): void {
+    if (!matches(subscription.match, event.event)) return;
+    if (!subscription.owner.send(eventMessage(subscription.id, event.body))) return;
     const metrics = this.options.metrics;
     if (!metrics) return;
     metrics.delivered.inc();
-    const committed = commitTime(row.created_at);
+    const committed = commitTime(event.row.created_at);
     if (committed !== undefined) metrics.lag.observe(Math.max(0, Date.now() - committed) / 1000);
   }
 
@@ -378,6 +378,21 @@ export class RealtimeHub {
   }
 }
 
+/** One row of a batch, parsed once and serialized once (when a subscriber first needs it). */
+class BatchEvent {
+  readonly event: OutboxEvent;
+  #body: string | undefined;
+
+  constructor(readonly row: Row) {
+    this.event = toEvent(row);
+  }
+
+  get body(): string {
+    this.#body ??= eventBody(this.event);
+    return this.#body;
+  }
+}
+
 function toEvent(row: Row): OutboxEvent {
   const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
   const data = json(row.data);
@@ -429,5 +444,3 @@ function commitTime(value: unknown): number | undefined {
   }
   return undefined;
 }
-
-export { ApiError };

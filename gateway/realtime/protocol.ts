@@ -98,17 +98,24 @@ export function subscribedMessage(id: string, lastEventId: string): string {
   return JSON.stringify({ type: "subscribed", id, lastEventId });
 }
 
-export function eventMessage(id: string, event: OutboxEvent): string {
+/**
+ * `{"type":"event","id":...,"eventId":...}`. The part after the id is the same for every
+ * subscriber of a batch: it is serialized once per event (`eventBody`) and only the id per send.
+ */
+export function eventMessage(id: string, body: string): string {
+  return `{"type":"event","id":${JSON.stringify(id)},${body}`;
+}
+
+/** The event's fields as JSON text without the opening brace (eventMessage prefixes it). */
+export function eventBody(event: OutboxEvent): string {
   return JSON.stringify({
-    type: "event",
-    id,
     eventId: event.eventId,
     table: event.table,
     op: event.op,
     key: event.key,
     ...(event.data !== undefined ? { data: event.data } : {}),
     ...(event.old !== undefined ? { old: event.old } : {}),
-  });
+  }).slice(1);
 }
 
 /** `{"type":"error","id"?,"error":{code,message,details?}}`: the standard envelope's inner object. */
