@@ -40,17 +40,17 @@ export interface Subscribers {
 }
 
 /**
- * `count` subscribers to `table`, round-robin over GROUPS, authenticated by the upgrade's
- * Authorization header; resolves once every one is subscribed. Every `sampleEvery`-th parses its
- * events for the latency (the others only count them, so the bench process stays light).
+ * `count` subscribers to `table`, round-robin over `tokens` (one per group), authenticated by the
+ * upgrade's Authorization header; resolves once every one is subscribed. Every `sampleEvery`-th
+ * (none when 0) parses its events for the latency; the others only count them.
  */
 export async function subscribe(
   url: string,
   table: string,
   count: number,
-  sign: (group: Group) => string,
+  tokens: string[],
   committedAt: Map<string, number>,
-  sampleEvery = 10,
+  sampleEvery = 1,
 ): Promise<Subscribers> {
   const sockets: WebSocket[] = [];
   let delivered = 0;
@@ -59,11 +59,10 @@ export async function subscribe(
   let closing = false;
   const latencies: number[] = [];
   const opened: Promise<void>[] = [];
-  const tokens = GROUPS.map(sign);
   for (let i = 0; i < count; i++) {
-    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${tokens[i % GROUPS.length]}` } });
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${tokens[i % tokens.length]}` } });
     sockets.push(ws);
-    const sampled = i % sampleEvery === 0;
+    const sampled = sampleEvery > 0 && i % sampleEvery === 0;
     opened.push(
       new Promise<void>((resolve, reject) => {
         ws.once("error", reject);
