@@ -41,6 +41,7 @@ interface FanOut {
 }
 
 const started = Date.now();
+const loadBefore = os.loadavg()[0] ?? 0;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-realtime-pg-"));
 const server = await providePostgres({ dataDir, throwaway: true });
 let gateway: ChildProcess | undefined;
@@ -201,7 +202,7 @@ function report(
     "# Realtime benchmarks",
     "",
     "Written by `make bench` (bench/realtime.ts); the setup is in [realtime.md](realtime.md#performance).",
-    `Machine: ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, Postgres ${version}; gateway, Postgres and the bench's clients share it. ${((Date.now() - started) / 60000).toFixed(1)} min.`,
+    `Machine: ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, Postgres ${version}; gateway, Postgres and the bench's clients share it. Load average ${loadBefore.toFixed(1)} before, ${(os.loadavg()[0] ?? 0).toFixed(1)} after; ${((Date.now() - started) / 60000).toFixed(1)} min.`,
     "",
     "## Insert throughput with notify",
     "",
