@@ -137,6 +137,7 @@ export class RealtimeHub {
     this.#listener = undefined;
     if (listener) await listener.close().catch(() => {});
     if (this.#ticking) await new Promise<void>((resolve) => this.#idle.push(resolve));
+    for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   /**
@@ -205,7 +206,11 @@ export class RealtimeHub {
 
   /** Something may have been written: read the outbox (coalesced while a batch runs). */
   wake(): void {
-    if (this.#cursor === undefined || this.#stopped) return;
+    if (this.#cursor === undefined || this.#stopped) {
+      // No batch will run: nobody may wait for one.
+      for (const resolve of this.#idle.splice(0)) resolve();
+      return;
+    }
     if (this.#ticking) {
       this.#again = true;
       return;
