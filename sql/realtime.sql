@@ -38,6 +38,17 @@ CREATE TABLE IF NOT EXISTS api_realtime.pruned (
 );
 INSERT INTO api_realtime.pruned (xid, seq) VALUES ('0', 0) ON CONFLICT DO NOTHING;
 
+-- Events with an xid below this one were recorded by an earlier API layer (an earlier schema):
+-- their images may hold columns that were dropped or became private since, so they are read by
+-- picking the current notify columns by name; later ones (the current layer's images) by removing
+-- the other columns, which is several times cheaper. Set by every layer rebuild
+-- (generator/realtime/index.ts). One row.
+CREATE TABLE IF NOT EXISTS api_realtime.layer (
+  only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  xid xid8 NOT NULL
+);
+INSERT INTO api_realtime.layer (xid) VALUES ('0') ON CONFLICT DO NOTHING;
+
 -- The cursor text parsed; A0400 when it is not one of ours. NULL stays NULL.
 CREATE FUNCTION api.realtime_cursor(cursor text, OUT xid xid8, OUT seq bigint)
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE

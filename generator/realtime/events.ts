@@ -25,6 +25,7 @@ import { policyCondition } from "../api/policies.ts";
 import { isRestricted } from "../api/views.ts";
 import type { Schema } from "../schema/types.ts";
 import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
+import { columnTypeSql } from "../tables/columnType.ts";
 import { TABLE_SCHEMA, tableRef } from "../tables/names.ts";
 import { OUTBOX } from "./names.ts";
 import { type NotifyTable, notifyTables } from "./tables.ts";
@@ -32,7 +33,9 @@ import { type NotifyTable, notifyTables } from "./tables.ts";
 export function eventsFunctionStatement(schema: Schema): string {
   const globalTypes = inferGlobalTypes(schema);
   const tables = notifyTables(schema);
-  const declarations = tables.map((_, i) => sql`  ${v("allow", i)} boolean;\n  ${v("hide", i)} text[];`);
+  const declarations = tables.map(
+    (_, i) => sql`  ${v("allow", i)} boolean;\n  ${v("hide", i)} text[];\n  ${v("drop", i)} text[];`,
+  );
   const setup = tables.map((t, i) => tableSetup(t, i));
   const branches = tables.map((t, i) => branch(t, i, globalTypes));
   const query =
@@ -59,6 +62,7 @@ DECLARE
   h_xid xid8;
   h_seq bigint;
   v_tables text[] := tables;
+  l_xid xid8;
 ${join(declarations, "\n")}
 BEGIN
   PERFORM pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true);
@@ -72,6 +76,7 @@ BEGIN
     -- No event can ever have this id: the cursor was not given by us.
     RAISE EXCEPTION 'The event cursor is not valid' USING ERRCODE = 'A0400';
   END IF;
+  SELECT l.xid INTO l_xid FROM api_realtime.layer AS l;
   -- Never past the head: an event there may still be uncommitted, or appear later.
   IF u_xid IS NULL OR (u_xid, u_seq) > (h_xid, h_seq) THEN
     u_xid := h_xid;
@@ -84,8 +89,8 @@ END
 $fn$`.toString();
 }
 
-/** A per-table plpgsql variable: allow_0, hide_0. */
-function v(what: "allow" | "hide", i: number): Sql {
+/** A per-table plpgsql variable: allow_0, hide_0, drop_0. */
+function v(what: "allow" | "hide" | "drop", i: number): Sql {
   return ident(`${what}_${i}`);
 }
 
@@ -106,23 +111,23 @@ function tableSetup(t: NotifyTable, i: number): Sql {
           ),
           ",\n    ",
         )}]::text[]`;
+  // Every column of the table but the notify ones (private ones included) and the hidden ones.
+  const notSent = t.table.columns.filter((c) => !t.notify.includes(c)).map((c) => c.name);
   return sql`  ${v("allow", i)} := ${allow};
-  ${v("hide", i)} := ${hide};`;
+  ${v("hide", i)} := ${hide};
+  ${v("drop", i)} := ${textArray(notSent)} || ${v("hide", i)};`;
 }
 
 function branch(t: NotifyTable, i: number, globalTypes: Map<string, string>): Sql {
   const name = literal(t.table.name);
   const visible = (image: Sql) => {
-    const cond =
-      t.table.policies.length === 0
-        ? sql`true`
-        : join(
-            t.table.policies.map((p) => sql`(${policyCondition(t.table, p, globalTypes)})`),
-            " OR ",
-          );
     if (t.table.policies.length === 0) return sql`${image} IS NOT NULL`;
+    const cond = join(
+      t.table.policies.map((p) => sql`(${policyCondition(t.table, p, globalTypes)})`),
+      " OR ",
+    );
     return sql`COALESCE(${image} IS NOT NULL AND (SELECT ${cond}
-          FROM pg_catalog.jsonb_populate_record(NULL::${tableRef(t.table.name)}, ${image}) AS ${ident(t.table.name)}), false)`;
+          FROM ${imageRow(t, image)}), false)`;
   };
   const key =
     t.key.length === 0
@@ -137,16 +142,29 @@ function branch(t: NotifyTable, i: number, globalTypes: Map<string, string>): Sq
       CASE WHEN b.new_in AND b.old_in THEN b.old_data END AS old
     FROM (
       SELECT e.xid, e.seq, e.op, COALESCE(e.new_row, e.old_row) AS key_row,
-        CASE WHEN e.new_row IS NOT NULL THEN ${pick(t, sql`e.new_row`)} - ${v("hide", i)} END AS new_data,
-        CASE WHEN e.old_row IS NOT NULL THEN ${pick(t, sql`e.old_row`)} - ${v("hide", i)} END AS old_data,
+        ${notifyData(t, i, sql`e.new_row`)} AS new_data,
+        ${notifyData(t, i, sql`e.old_row`)} AS old_data,
         ${visible(sql`e.new_row`)} AS new_in,
         ${visible(sql`e.old_row`)} AS old_in
       FROM ${OUTBOX} AS e
       WHERE ${v("allow", i)} AND (v_tables IS NULL OR ${name} = ANY (v_tables))
         AND e.table_name = ${name}
         AND (e.xid, e.seq) > (a_xid, a_seq) AND (e.xid, e.seq) <= (u_xid, u_seq)
+      OFFSET 0 -- not flattened: each image's policy check runs once, not once per use of new_in/old_in
     ) AS b
     WHERE (b.new_in OR b.old_in) AND NOT (b.new_in AND b.old_in AND b.new_data = b.old_data)`;
+}
+
+/**
+ * The notify columns of an image that this context may see. Images of this layer hold exactly the
+ * table's readable columns, so removing the others (`drop`) is enough and cheap; older images
+ * (recorded before the last rebuild: `l_xid`) may hold columns dropped or made private since, so
+ * the notify columns are picked by name.
+ */
+function notifyData(t: NotifyTable, i: number, image: Sql): Sql {
+  return sql`CASE WHEN ${image} IS NULL THEN NULL
+          WHEN e.xid >= l_xid THEN ${image} - ${v("drop", i)}
+          ELSE ${pick(t, image)} - ${v("hide", i)} END`;
 }
 
 /**
@@ -162,4 +180,20 @@ function pick(t: NotifyTable, image: Sql): Sql {
     parts.push(sql`pg_catalog.jsonb_build_object(${join(pairs.slice(i, i + 50))})`);
   }
   return parts.length === 1 ? (parts[0] as Sql) : sql`(${join(parts, " || ")})`;
+}
+
+/**
+ * The image as a row named like the table, for the policy expressions. Policies with raw SQL may
+ * read any column: the whole row of the table's type. Otherwise only the columns they read, each
+ * of its column's type (jsonb_to_record parses only those: parsing every column of every event
+ * was most of the cost of a batch).
+ */
+function imageRow(t: NotifyTable, image: Sql): Sql {
+  const name = ident(t.table.name);
+  if (t.policyColumns === "all") {
+    return sql`pg_catalog.jsonb_populate_record(NULL::${tableRef(t.table.name)}, ${image}) AS ${name}`;
+  }
+  const columns = t.policyColumns.length > 0 ? t.policyColumns : t.stored.slice(0, 1);
+  const definitions = join(columns.map((c) => sql`${ident(c.name)} ${columnTypeSql(c)}`));
+  return sql`pg_catalog.jsonb_to_record(${image}) AS ${name}(${definitions})`;
 }

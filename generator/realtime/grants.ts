@@ -6,7 +6,7 @@
 import { API_GATEWAY, API_OWNER } from "../api/names.ts";
 import { API_SERVICE } from "../api/service.ts";
 import { ident, sql } from "../sql/sql.ts";
-import { OUTBOX, PRUNED, REALTIME_SCHEMA } from "./names.ts";
+import { LAYER, OUTBOX, PRUNED, REALTIME_SCHEMA } from "./names.ts";
 
 export function realtimeGrantStatements(): string[] {
   const schema = ident(REALTIME_SCHEMA);
@@ -19,6 +19,7 @@ export function realtimeGrantStatements(): string[] {
     sql`GRANT USAGE ON SCHEMA ${schema} TO ${owner}`,
     sql`GRANT SELECT, INSERT, DELETE ON TABLE ${OUTBOX} TO ${owner}`,
     sql`GRANT SELECT, UPDATE ON TABLE ${PRUNED} TO ${owner}`,
+    sql`GRANT SELECT ON TABLE ${LAYER} TO ${owner}`,
     sql`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${schema} TO ${owner}`,
   ].map((s) => s.toString());
 }

@@ -12,6 +12,7 @@ export const REALTIME_CHANNEL = "api_realtime";
 
 export const OUTBOX = ident(REALTIME_SCHEMA, "outbox");
 export const PRUNED = ident(REALTIME_SCHEMA, "pruned");
+export const LAYER = ident(REALTIME_SCHEMA, "layer");
 
 /** `api."realtime_capture_<table>"`: the trigger function of one table (shortened past 63 bytes). */
 export function captureFunctionName(table: string): string {

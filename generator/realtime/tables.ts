@@ -20,6 +20,8 @@ export interface NotifyTable {
    * is decided on delivery.
    */
   compared: Column[];
+  /** The columns the row policies read; "all" when a policy has raw SQL (it may read any). */
+  policyColumns: Column[] | "all";
 }
 
 export function notifyTables(schema: Schema): NotifyTable[] {
@@ -35,7 +37,14 @@ export function notifyTable(table: Table): NotifyTable {
   const compared = stored.filter(
     (c) => policyColumns === "all" || policyColumns.has(c.name) || notify.includes(c),
   );
-  return { table, stored, notify, key, compared };
+  return {
+    table,
+    stored,
+    notify,
+    key,
+    compared,
+    policyColumns: policyColumns === "all" ? "all" : stored.filter((c) => policyColumns.has(c.name)),
+  };
 }
 
 /** The table's columns its policies read; "all" when a policy has raw SQL (it may read any). */

@@ -68,8 +68,8 @@ export async function failsWith(run: () => Promise<unknown>): Promise<string | u
   }
 }
 
-/** A database migrated from test/realtime/db.schema.json; a superuser client on it. */
-export async function smallSchemaDatabase(t: Test): Promise<{ url: string; su: pg.Client }> {
+/** A database migrated from test/realtime/db.schema.json; a superuser client on it; the app directory. */
+export async function smallSchemaDatabase(t: Test): Promise<{ url: string; su: pg.Client; appDir: string }> {
   const { connect, testDatabase } = await import("../harness/db.ts");
   const { migrateApp } = await import("../../db/migrate.ts");
   const url = await testDatabase(t);
@@ -77,5 +77,5 @@ export async function smallSchemaDatabase(t: Test): Promise<{ url: string; su: p
   t.teardown(() => fs.rmSync(app, { recursive: true, force: true }));
   fs.copyFileSync(path.join(import.meta.dirname, "db.schema.json"), path.join(app, "api.schema.json"));
   await migrateApp({ appDir: app, url });
-  return { url, su: await connect(t, url) };
+  return { url, su: await connect(t, url), appDir: app };
 }

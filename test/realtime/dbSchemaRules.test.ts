@@ -4,6 +4,7 @@
 // for admins), and a table without notify.
 
 import t from "tap";
+import type { Schema } from "../../generator/schema/types.ts";
 import type { Ctx } from "../api/helpers.ts";
 import { events, head, outboxAfter, smallSchemaDatabase } from "./dbHelpers.ts";
 
@@ -12,7 +13,7 @@ const manager1: Ctx = { role: "manager", scopes: [], companyId: "1" };
 const admin1: Ctx = { role: "admin", scopes: [], companyId: "1" };
 
 t.test("small schema", async (t) => {
-  const { su } = await smallSchemaDatabase(t);
+  const { su, appDir } = await smallSchemaDatabase(t);
   const start = await head(su);
   await su.query(
     `INSERT INTO public.note ("companyId", title, secret, score) VALUES (1, 'a', 's1', 5), (2, 'b', 's2', 7)`,
@@ -79,6 +80,10 @@ t.test("small schema", async (t) => {
       `INSERT INTO api_realtime.outbox (table_name, op, new_row)
        VALUES ('note', 'insert', '{"id": 9, "companyId": 1, "title": "old", "score": 1, "secret": "was public", "dropped": 1}')`,
     );
+    // Then a migrate rebuilds the layer: the image above is now from an earlier layer.
+    const { rebuildApiLayer } = await import("../../db/apiLayer.ts");
+    const { readAppSchema } = await import("../../app/load.ts");
+    await rebuildApiLayer(su, readAppSchema(appDir).schema as Schema);
     t.same(
       (await events(su, admin1, before)).map((e) => e.data),
       [{ id: 9, companyId: 1, title: "old", score: 1 }],
