@@ -249,12 +249,15 @@ function textList(items: readonly string[]): Sql {
  * function computed it before (planned, estimated), else counted here; the page's rows are
  * aggregated at the top level so that `next` and `data` come from the same rows.
  */
-function extendedPieces(q: CompiledQuery, indent: string): string[] {
+function extendedPieces(q: CompiledQuery, indent: string, computedTotal = true): string[] {
   const inner = `${indent}  `;
   const rows = `${inner}  `;
   const where = trusted(WHERE_MARK);
   const countSelect = selectSql(q, rows, { where: trusted(COUNT_WHERE_MARK), select: countSelectList(q) });
-  const total = sql`'total', CASE WHEN $5 IS NULL THEN (SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(inner)}) AS _api_c) ELSE $5 END${trusted(EXTRA_MARK)}`;
+  const count = sql`(SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(inner)}) AS _api_c)`;
+  const total = computedTotal
+    ? sql`'total', CASE WHEN $5 IS NULL THEN ${count} ELSE $5 END${trusted(EXTRA_MARK)}`
+    : sql`'total', ${count}${trusted(EXTRA_MARK)}`;
   const keys = sql`${trusted(KEYS_MARK)} AS _api_k`;
   let text: string;
   if (!pagesRawRows(q)) {
@@ -422,6 +425,30 @@ function keysetStatements(
     sql`_api_keys := 'json_build_array(' || CASE WHEN _api_key IS NULL THEN '' ELSE _api_key || ', ' END || ${literal(`${tailSql})`)};`,
     sql`_api_extra := ${literal(next)};`,
     sql`IF $1->>'after' <> '' THEN${nl(i1)}BEGIN${nl(i2)}_api_after := ${decoded};${nl(i1)}EXCEPTION WHEN OTHERS THEN${nl(i2)}_api_after := NULL;${nl(i1)}END;${nl(i1)}IF _api_after IS NULL OR jsonb_typeof(_api_after) <> 'object' OR jsonb_typeof(_api_after->'k') IS DISTINCT FROM 'array'${nl(i2)}OR (_api_after->>'s') IS DISTINCT FROM COALESCE(_api_sort_by, '') OR (_api_after->>'o') IS DISTINCT FROM _api_sort_order${nl(i2)}OR jsonb_array_length(_api_after->'k') <> ${literal(tail.sql.length)} + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END) THEN${nl(i2)}${bad("after is not a cursor of this route for this sortBy and sortOrder")}${nl(i1)}END IF;${nl(i1)}_api_cursor := ARRAY(SELECT jsonb_array_elements_text(_api_after->'k'));${nl(i1)}_api_where := _api_where || ' AND ' || ${keysetCondition(tail, i1)};${nl(indent)}END IF;`,
+    ...staticKeyset(q, tail, indent, next),
+  ];
+}
+
+/**
+ * The commonest keyset request (the route's own order, which is its primary key; no filter, no
+ * sortBy, ASC, exact total) as two static statements, the first page and the pages after a
+ * cursor, which plpgsql plans once per connection: through EXECUTE every page would be planned
+ * again. The cursor's values are the variable `_api_cursor`, cast as in keysetCondition.
+ */
+function staticKeyset(q: CompiledQuery, tail: KeysetTail, indent: string, next: string): Sql[] {
+  if (q.order.length > 0) return [];
+  const i1 = `${indent}  `;
+  const i2 = `${i1}  `;
+  const routeWhere = q.where ? `(${q.where.toString()})` : "true";
+  const after = tailCondition(tail, 1, false).replaceAll("$4[", "_api_cursor[");
+  const keys = `json_build_array(${tail.sql.join(", ")})`;
+  const order = orderList(q.order, q.tiebreak, false).toString();
+  const text = (where: string) => {
+    const [p0, p1, p2, p3, p4, p5] = extendedPieces(q, i2, false);
+    return trusted(`${p0}${routeWhere}${p1}${next}${p2}${keys}${p3}${where}${p4}${order}${p5}`);
+  };
+  return [
+    sql`IF _api_count = 'exact' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN${nl(i1)}IF _api_cursor IS NULL THEN${nl(i2)}RETURN (${text(routeWhere)});${nl(i1)}END IF;${nl(i1)}RETURN (${text(`${routeWhere} AND ${after}`)});${nl(indent)}END IF;`,
   ];
 }
 

@@ -521,6 +521,72 @@ BEGIN
             ELSE '(' || _api_key || ' > ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR ' || _api_key || ' IS NULL OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
           END;
         END IF;
+        IF _api_count = 'exact' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
+          IF _api_cursor IS NULL THEN
+            RETURN (SELECT json_build_object(
+              'data', COALESCE(json_agg(json_build_object(
+              'id', "user"."id",
+              'createdOn', "user"."createdOn",
+              'modifiedOn', "user"."modifiedOn",
+              'firstName', "user"."firstName",
+              'lastName', "user"."lastName",
+              'companyId', "user"."companyId",
+              'email', "user"."email",
+              'role', "user"."role",
+              'permissionLogin', "user"."permissionLogin",
+              'lastLoginOn', "user"."lastLoginOn",
+              'phone', "user"."phone",
+              'accountStatus', "user"."accountStatus",
+              'onboardingStatus', "user"."onboardingStatus",
+              'testAge', "user"."testAge",
+              'metadata', "user"."metadata"
+            )), '[]'::json),
+              'total', (SELECT count(*) FROM (
+                SELECT 1
+                FROM "public"."user" AS "user"
+                WHERE true
+              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+              FROM (
+                SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+                FROM "public"."user" AS "user"
+                WHERE true
+                ORDER BY "user"."id" ASC
+                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+              ) AS _api_p
+              CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+          END IF;
+          RETURN (SELECT json_build_object(
+              'data', COALESCE(json_agg(json_build_object(
+              'id', "user"."id",
+              'createdOn', "user"."createdOn",
+              'modifiedOn', "user"."modifiedOn",
+              'firstName', "user"."firstName",
+              'lastName', "user"."lastName",
+              'companyId', "user"."companyId",
+              'email', "user"."email",
+              'role', "user"."role",
+              'permissionLogin', "user"."permissionLogin",
+              'lastLoginOn', "user"."lastLoginOn",
+              'phone', "user"."phone",
+              'accountStatus', "user"."accountStatus",
+              'onboardingStatus', "user"."onboardingStatus",
+              'testAge', "user"."testAge",
+              'metadata', "user"."metadata"
+            )), '[]'::json),
+              'total', (SELECT count(*) FROM (
+                SELECT 1
+                FROM "public"."user" AS "user"
+                WHERE true
+              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+              FROM (
+                SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+                FROM "public"."user" AS "user"
+                WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
+                ORDER BY "user"."id" ASC
+                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+              ) AS _api_p
+              CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+        END IF;
       END IF;
       IF _api_count = 'estimated' THEN
         EXECUTE 'SELECT count(*) FROM (' || 'SELECT 1
