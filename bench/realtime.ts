@@ -201,7 +201,7 @@ function report(
   const out = [
     "# Realtime benchmarks",
     "",
-    "Written by `make bench` (bench/realtime.ts); the setup is in [realtime.md](realtime.md#performance).",
+    "Written by `make bench` and `make bench-realtime` (bench/realtime.ts); each table says how it was measured.",
     `Machine: ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, Postgres ${version}; gateway, Postgres and the bench's clients share it. Load average ${loadBefore.toFixed(1)} before, ${(os.loadavg()[0] ?? 0).toFixed(1)} after; ${((Date.now() - started) / 60000).toFixed(1)} min.`,
     "",
     "## Insert throughput with notify",
