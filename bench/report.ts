@@ -129,6 +129,11 @@ ${tables}
   fresh row per request (a fixed number of requests per round instead of a duration).
 - \`BENCH_ONLY=<text>\` runs the cases whose app or name contains it; \`BENCH_SECONDS\`,
   \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\` tune it.
+  \`BENCH_CPU_PROF=<dir>\` runs both servers under \`node --cpu-prof\` (profiles written there when they
+  exit; \`bench/profile.ts <file>\` lists the top self-time functions).
+- Deep pages: \`page=400\` (offset) and the same rows by cursor (\`after\`, keyset), with the exact total
+  and with \`Prefer: count=planned\`; the hand-written keyset statements decode the cursor and read
+  \`reltuples\` for the planned total.
 - Plan regressions are caught by \`make test\` instead (\`test/plans/\`): counts of buffers and
   rows against the hand-written statements, which a busy machine cannot move.
 `;
