@@ -5,10 +5,13 @@ APP ?= example
 NODE := node --import tsx
 export APP
 
-.PHONY: run test check migrate serve token routes psql bench bench-realtime lint typecheck format install clean-data help
+.PHONY: run dev soak test check migrate serve token routes psql bench bench-realtime lint typecheck format install clean-data help
 
 run: node_modules ## install, start embedded Postgres (unless DATABASE_URL), migrate, seed, serve the example
 	$(NODE) cli/run.ts --app $(APP) --dev
+
+dev: node_modules ## watch mode: serve APP, swap in each saved schema or handler edit without a restart
+	$(NODE) cli/dev.ts --app $(APP)
 
 test: node_modules lint typecheck ## lint + typecheck + every test, ending with `N passed, N failed`
 	$(NODE) test/run.ts

@@ -66,8 +66,20 @@ export function describeProblem(p: HandlerProblem): string {
   return `${p.label}: ${p.problem}`;
 }
 
+export interface LoadOptions {
+  /**
+   * Import the files afresh, with the modules they import (watch mode, gateway/dev): each load gets
+   * its own tsx module namespace, since Node caches a module for the life of the process.
+   */
+  fresh?: boolean;
+}
+
 /** Imports every handler file the schema needs and binds each route's method. */
-export async function loadHandlers(appDir: string, schema: Schema): Promise<LoadedHandlers> {
+export async function loadHandlers(
+  appDir: string,
+  schema: Schema,
+  options: LoadOptions = {},
+): Promise<LoadedHandlers> {
   const methods = new Map<string, HandlerMethod>();
   const problems: HandlerProblem[] = [];
   const instances = new Map<string, { instance?: Record<string, unknown>; problem?: string }>();
@@ -76,7 +88,7 @@ export async function loadHandlers(appDir: string, schema: Schema): Promise<Load
   for (const expected of expectedHandlers(schema)) {
     let loaded = instances.get(expected.file);
     if (!loaded) {
-      loaded = await instantiate(path.join(appDir, expected.file), expected.file, context);
+      loaded = await instantiate(path.join(appDir, expected.file), expected.file, context, options);
       instances.set(expected.file, loaded);
     }
     if (loaded.problem !== undefined) {
@@ -100,11 +112,14 @@ async function instantiate(
   file: string,
   relative: string,
   context: HandlerContext,
+  options: LoadOptions,
 ): Promise<{ instance?: Record<string, unknown>; problem?: string }> {
   if (!fs.existsSync(file)) return { problem: `handler file ${relative} is missing` };
   let module: { default?: unknown };
   try {
-    module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    module = (options.fresh ? await importFresh(file) : await import(pathToFileURL(file).href)) as {
+      default?: unknown;
+    };
   } catch (error) {
     return { problem: `${relative} failed to load: ${(error as Error).message}` };
   }
@@ -121,4 +136,10 @@ async function instantiate(
   } catch (error) {
     return { problem: `${relative}: the handler class's constructor threw: ${(error as Error).message}` };
   }
+}
+
+/** tsx's isolated import; loaded only in watch mode, which always runs under tsx. */
+async function importFresh(file: string): Promise<unknown> {
+  const { tsImport } = await import("tsx/esm/api");
+  return tsImport(file, import.meta.url);
 }
