@@ -10,6 +10,15 @@ export const REALTIME_SCHEMA = "api_realtime";
 /** The channel of the one NOTIFY per writing transaction (the payload is empty). */
 export const REALTIME_CHANNEL = "api_realtime";
 
+/**
+ * Advisory lock class ("RTNY") of the notification throttle (capture.ts): a recording transaction
+ * sends NOTIFY only if it takes the transaction-level lock (this class, the current 20 ms
+ * window), so of concurrent writers only about one per window notifies.
+ */
+export const NOTIFY_LOCK_CLASS = 0x52544e59;
+/** Windows per second of the notification throttle. */
+export const NOTIFY_WINDOWS_PER_SECOND = 50;
+
 export const OUTBOX = ident(REALTIME_SCHEMA, "outbox");
 export const PRUNED = ident(REALTIME_SCHEMA, "pruned");
 export const LAYER = ident(REALTIME_SCHEMA, "layer");
