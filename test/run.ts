@@ -9,9 +9,16 @@ import path from "node:path";
 import { withClient } from "../db/databases.ts";
 import { providePostgres } from "../db/postgres.ts";
 import { GATEWAY_TEST_PASSWORD, SERVICE_TEST_PASSWORD } from "./harness/gatewayRole.ts";
+import { ensureChromium } from "./harness/installChromium.ts";
 import { buildTemplates } from "./harness/templates.ts";
 
 const started = Date.now();
+try {
+  ensureChromium();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-test-pg-"));
 // A cluster that cannot start is one line saying what to do, not a stack trace.
 const server = await providePostgres({ dataDir, throwaway: true }).catch((error: Error) => {
