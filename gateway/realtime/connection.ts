@@ -121,6 +121,26 @@ export class Connection implements Subscriber {
     return true;
   }
 
+  /**
+   * Corks the TCP socket around a batch: ws writes each frame separately, and a thousand
+   * subscribers times a batch's events would be that many system calls; corked, each
+   * connection's share of a batch is one write. (ws keeps the socket as `_socket`; nested corks
+   * are counted, so its own per-frame cork/uncork stays inside ours.)
+   */
+  batch(sends: () => void): void {
+    const socket = (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    if (this.#closed || !socket) {
+      sends();
+      return;
+    }
+    socket.cork();
+    try {
+      sends();
+    } finally {
+      socket.uncork();
+    }
+  }
+
   /** Over the limit: checked again after the grace period (also when nothing more is sent). */
   #watchBacklog(): void {
     if (this.#backlogTimer) return;

@@ -38,6 +38,8 @@ const MAX_AHEAD_WAITS = 20;
 
 export interface Subscriber {
   send(text: string): boolean;
+  /** Runs `sends` with the socket corked: a batch's events leave in one write, not one each. */
+  batch(sends: () => void): void;
   /** The subscription failed for good (GONE, the database refused): error to the client, removed. */
   fail(subscription: Subscription, error: ApiError): void;
 }
@@ -184,7 +186,9 @@ export class RealtimeHub {
         subscription.owner.send(subscribedMessage(subscription.id, target));
         confirmed = true;
       }
-      for (const row of rows) this.#deliver(subscription, new BatchEvent(row));
+      subscription.owner.batch(() => {
+        for (const row of rows) this.#deliver(subscription, new BatchEvent(row));
+      });
       position = target;
     }
   }
@@ -274,10 +278,12 @@ export class RealtimeHub {
         if (rows.length === 0) return;
         const events = rows.map((row) => new BatchEvent(row));
         for (const member of group.members) {
-          for (const event of events) {
-            if (member.ended) break;
-            if (event.event.table === member.table) this.#deliver(member, event);
-          }
+          member.owner.batch(() => {
+            for (const event of events) {
+              if (member.ended) break;
+              if (event.event.table === member.table) this.#deliver(member, event);
+            }
+          });
         }
       });
       this.#cursor = head;
