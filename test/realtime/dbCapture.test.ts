@@ -193,5 +193,23 @@ t.test("the outbox", async (t) => {
     );
     await settle();
     t.same(received, ["api_realtime:", "api_realtime:"], "two transactions, two notifications");
+
+    // The throttle: a notifying transaction holds the advisory lock of its 20 ms window (class
+    // "RTNY") until it ends, so concurrent writers in that window skip their NOTIFY.
+    await su.query("BEGIN");
+    await su.query(
+      `INSERT INTO public.task ("companyId", "projectId", "createdById", title) VALUES (1, 1, 3, 'n6')`,
+    );
+    const { rows: locks } = await listener.query(
+      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted`,
+      [0x52544e59],
+    );
+    await su.query("COMMIT");
+    t.equal(locks[0]?.n, 1, "the writer holds its window's notify lock until it commits");
+    const { rows: after } = await listener.query(
+      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1`,
+      [0x52544e59],
+    );
+    t.equal(after[0]?.n, 0, "and releases it with its transaction");
   });
 });
