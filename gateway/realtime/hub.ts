@@ -33,6 +33,8 @@ const createSubscriber = pgListen.default;
 /** How often old events are pruned (api.realtime_prune deletes in small batches). */
 const PRUNE_EVERY_MS = 60_000;
 const PRUNE_BATCH = 10_000;
+/** The prune call: events older than $1 seconds, at most $2 of them. */
+export const PRUNE_SQL = "SELECT api.realtime_prune(make_interval(secs => $1), $2) AS deleted";
 /** Batches a subscription waits for a `since` ahead of this reader (another instance's cursor). */
 const MAX_AHEAD_WAITS = 20;
 
@@ -380,10 +382,10 @@ export class RealtimeHub {
   /** Small batches until a call deletes less than a full one (writers are never blocked long). */
   async #prune(): Promise<void> {
     for (let round = 0; round < 100 && !this.#stopped; round++) {
-      const result = await this.options.pool.query<{ deleted: string }>(
-        "SELECT api.realtime_prune(make_interval(secs => $1), $2) AS deleted",
-        [this.options.retentionSeconds, PRUNE_BATCH],
-      );
+      const result = await this.options.pool.query<{ deleted: string }>(PRUNE_SQL, [
+        this.options.retentionSeconds,
+        PRUNE_BATCH,
+      ]);
       if (Number(result.rows[0]?.deleted ?? 0) < PRUNE_BATCH) return;
     }
   }

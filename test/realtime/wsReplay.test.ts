@@ -4,7 +4,10 @@
 // slow consumer is dropped while another keeps receiving; shutdown closes with 1001; two
 // gateways on one database each deliver every event; the metrics count what was sent.
 
+import pg from "pg";
 import t from "tap";
+import { PRUNE_SQL } from "../../gateway/realtime/hub.ts";
+import { GATEWAY_TEST_PASSWORD } from "../harness/gatewayRole.ts";
 import { type Client, client, type Message, realtimeGateway, USERS, until } from "./wsHarness.ts";
 
 const gw = await realtimeGateway(t, { metrics: true });
@@ -94,6 +97,26 @@ t.test("since older than the retention window: GONE, not silence", async (t) => 
   // Subscribing again without since works.
   t.match(await late.subscribe("t", "task"), { type: "subscribed" });
 });
+
+t.test(
+  "the gateway's own prune call, as api_gateway, removes what is older than the retention",
+  async (t) => {
+    await insertTasks(["P-old"]);
+    await gw.su.query(`UPDATE api_realtime.outbox SET created_at = now() - interval '2 days'`);
+    const url = new URL(gw.dbUrl);
+    url.username = "api_gateway";
+    url.password = GATEWAY_TEST_PASSWORD;
+    const gateway = new pg.Client({ connectionString: url.toString() });
+    await gateway.connect();
+    t.teardown(() => gateway.end());
+    const kept = await gw.su.query<{ n: string }>("SELECT count(*) AS n FROM api_realtime.outbox");
+    t.ok(Number(kept.rows[0]?.n) > 0);
+    const result = await gateway.query<{ deleted: string }>(PRUNE_SQL, [86400, 10_000]);
+    t.equal(Number(result.rows[0]?.deleted), Number(kept.rows[0]?.n), "every event older than a day");
+    const left = await gw.su.query<{ n: string }>("SELECT count(*) AS n FROM api_realtime.outbox");
+    t.equal(Number(left.rows[0]?.n), 0);
+  },
+);
 
 t.test("a slow consumer is dropped; the others keep receiving", async (t) => {
   const small = await realtimeGateway(t, { dbUrl: gw.dbUrl, realtime: { bufferBytes: 256 * 1024 } });
