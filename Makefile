@@ -57,5 +57,8 @@ bench: node_modules ## the gateway vs a hand-written Fastify + pg server, both a
 	BENCH_WRITE_DOCS=1 $(NODE) bench/run.ts
 	BENCH_WRITE_DOCS=1 $(NODE) bench/realtime.ts
 
+soak: node_modules ## not in make test: SOAK_MINUTES (10) of reads and writes at SOAK_RATE (100/s); prints errors and gateway memory
+	$(NODE) bench/soak.ts
+
 bench-realtime: node_modules ## realtime alone: insert cost of notify, fan-out to 1,000 and 5,000 subscribers; writes docs/benchmarks-realtime.md
 	BENCH_WRITE_DOCS=1 $(NODE) bench/realtime.ts
