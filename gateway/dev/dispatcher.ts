@@ -76,6 +76,9 @@ export class Dispatcher {
 
   private retireWhenIdle(version: Tracked): void {
     if (version.inFlight > 0 || version.retired) return;
-    version.retired = version.retire();
+    // A failure to close is printed, never thrown: it must not stop the version now serving.
+    version.retired = version.retire().catch((error: Error) => {
+      console.error(`closing a retired version failed: ${error.message}`);
+    });
   }
 }
