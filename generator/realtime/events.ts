@@ -42,14 +42,14 @@ export function eventsFunctionStatement(schema: Schema): string {
     branches.length === 0
       ? sql``
       : sql`  RETURN QUERY
-  SELECT v.xid::text || ':' || v.seq::text, v.table_name, v.op, v.key, v.data, v.old
+  SELECT v.xid::text || ':' || v.seq::text, v.table_name, v.op, v.key, v.data, v.old, v.created_at
   FROM (
 ${join(branches, "\n    UNION ALL\n")}
   ) AS v
   ORDER BY v.xid, v.seq;
 `;
   return sql`CREATE FUNCTION api.realtime_events(ctx jsonb, after text, upto text, tables text[])
-RETURNS TABLE (event_id text, table_name text, op text, key jsonb, data jsonb, old jsonb)
+RETURNS TABLE (event_id text, table_name text, op text, key jsonb, data jsonb, old jsonb, created_at timestamptz)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = ${ident(TABLE_SCHEMA)}, pg_temp
 AS $fn$
@@ -139,9 +139,10 @@ function branch(t: NotifyTable, i: number, globalTypes: Map<string, string>): Sq
       CASE WHEN b.new_in AND b.old_in THEN 'update' WHEN b.new_in THEN 'insert' ELSE 'delete' END AS op,
       ${key} AS key,
       CASE WHEN b.new_in THEN b.new_data WHEN b.op = 'delete' THEN b.old_data END AS data,
-      CASE WHEN b.new_in AND b.old_in THEN b.old_data END AS old
+      CASE WHEN b.new_in AND b.old_in THEN b.old_data END AS old,
+      b.created_at
     FROM (
-      SELECT e.xid, e.seq, e.op, COALESCE(e.new_row, e.old_row) AS key_row,
+      SELECT e.xid, e.seq, e.op, e.created_at, COALESCE(e.new_row, e.old_row) AS key_row,
         ${notifyData(t, i, sql`e.new_row`)} AS new_data,
         ${notifyData(t, i, sql`e.old_row`)} AS old_data,
         ${visible(sql`e.new_row`)} AS new_in,

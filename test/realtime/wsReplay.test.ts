@@ -188,7 +188,7 @@ t.test("a since from another instance resumes on this one without repeats", asyn
   t.same(await b.quiet(), [], "X-1 is not repeated");
 });
 
-t.test("metrics: live subscriptions, delivered events", async (t) => {
+t.test("metrics: live subscriptions, delivered events, delivery lag", async (t) => {
   const c: Client = await client(t, gw.url, USERS.miaMember);
   await c.subscribe("t", "task", { filter: "(title,eq,M-1)" });
   await insertTasks(["M-1"]);
@@ -196,7 +196,13 @@ t.test("metrics: live subscriptions, delivered events", async (t) => {
   const metrics = (await gw.app.inject({ method: "GET", url: "/metrics" })).body;
   t.match(metrics, /^realtime_subscriptions [1-9]\d*$/m);
   t.match(metrics, /^realtime_events_delivered_total [1-9]\d*$/m);
-  t.match(metrics, /^realtime_delivery_lag_seconds_count \d+$/m);
+  // Every delivered event is timed from its transaction's time in the outbox to the send.
+  const lagCount = Number(/^realtime_delivery_lag_seconds_count (\d+)$/m.exec(metrics)?.[1]);
+  const delivered = Number(/^realtime_events_delivered_total (\d+)$/m.exec(metrics)?.[1]);
+  t.ok(lagCount > 0, "delivery lag observed");
+  t.equal(lagCount, delivered, "once per delivered event");
+  const lagSum = Number(/^realtime_delivery_lag_seconds_sum ([\d.e-]+)$/m.exec(metrics)?.[1]);
+  t.ok(lagSum >= 0 && lagSum / lagCount < 5, `a plausible mean lag (${lagSum / lagCount} s)`);
 });
 
 t.test("shutdown: every WebSocket gets a 1001 close frame", async (t) => {
