@@ -56,6 +56,11 @@ export interface RealtimeConfig {
   retentionSeconds: number;
   /** Most bytes a connection may have unsent before it is dropped as a slow consumer. */
   bufferBytes: number;
+  /**
+   * Most bytes all connections together may have unsent: past it, the connections furthest
+   * behind are dropped first, so an overloaded instance sheds subscribers instead of memory.
+   */
+  memoryBytes: number;
   /** Safety-net poll of the outbox (a NOTIFY sent while the LISTEN connection was down is lost). */
   pollMs: number;
   /** Ping interval; a peer that has not answered the previous ping is closed. */
@@ -66,6 +71,7 @@ export const REALTIME_DEFAULTS: RealtimeConfig = {
   path: "/realtime",
   retentionSeconds: 24 * 3600,
   bufferBytes: 1024 * 1024,
+  memoryBytes: 256 * 1024 * 1024,
   pollMs: 1000,
   pingMs: 30_000,
 };
@@ -147,6 +153,13 @@ function realtimeSettings(env: NodeJS.ProcessEnv): RealtimeConfig {
     path,
     retentionSeconds: duration(env, "REALTIME_RETENTION", REALTIME_DEFAULTS.retentionSeconds),
     bufferBytes: integer(env, "REALTIME_BUFFER", REALTIME_DEFAULTS.bufferBytes, 1024, 1024 * 1024 * 1024),
+    memoryBytes: integer(
+      env,
+      "REALTIME_MEMORY",
+      REALTIME_DEFAULTS.memoryBytes,
+      1024,
+      64 * 1024 * 1024 * 1024,
+    ),
     pollMs: integer(env, "REALTIME_POLL_MS", REALTIME_DEFAULTS.pollMs, 10, HOUR_MS),
     pingMs: REALTIME_DEFAULTS.pingMs,
   };

@@ -167,6 +167,16 @@ export class Connection implements Subscriber {
     setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
   }
 
+  /** Bytes queued on this socket and not yet written to the network. */
+  get unsent(): number {
+    return this.#closed ? 0 : this.ws.bufferedAmount;
+  }
+
+  /** Dropped to keep the instance within REALTIME_MEMORY (realtime/index.ts): as a slow consumer. */
+  shed(): void {
+    if (!this.#closed) this.#dropSlow();
+  }
+
   #dropSlow(): void {
     const error = new ApiError(
       "TOO_MANY_REQUESTS",

@@ -70,6 +70,8 @@ export interface HubOptions {
   retentionSeconds: number;
   log: Log;
   metrics?: RealtimeMetrics | undefined;
+  /** Called after each batch was handed out (the instance's memory budget is checked there). */
+  afterBatch?: (() => void) | undefined;
 }
 
 type Row = {
@@ -289,6 +291,7 @@ export class RealtimeHub {
         }
       });
       this.#cursor = head;
+      this.options.afterBatch?.();
     } catch (error) {
       // The cursor stays: the next poll or notification retries the same batch.
       const level = isConnectionFailure(error) ? "warn" : "error";

@@ -35,14 +35,15 @@ const CLOSE_WAIT_MS = 1_000;
 export function registerRealtime(app: FastifyInstance, deps: RealtimeDeps): void {
   const config: RealtimeConfig = { ...REALTIME_DEFAULTS, ...deps.config };
   const registry = metricsRegistry(app);
+  const connections = new Set<Connection>();
   const hub = new RealtimeHub({
     pool: deps.pool,
     pollMs: config.pollMs,
     retentionSeconds: config.retentionSeconds,
     log: app.log,
     metrics: registry ? realtimeMetrics(registry) : undefined,
+    afterBatch: () => shedOverBudget(connections, config.memoryBytes),
   });
-  const connections = new Set<Connection>();
   const connectionDeps = {
     hub,
     tables: notifyTables(deps.schema),
@@ -89,4 +90,33 @@ export function registerRealtime(app: FastifyInstance, deps: RealtimeDeps): void
       },
     });
   });
+}
+
+/**
+ * Each connection is bounded (REALTIME_BUFFER), but thousands of them are not: 5,000 connections
+ * each allowed several MiB is more memory than the machine has. After each batch, when all
+ * connections together hold more than REALTIME_MEMORY unsent bytes, the ones furthest behind are
+ * dropped as slow consumers (they resume with `since`) until the rest fit. Returns how many.
+ */
+export function shedOverBudget(
+  connections: Iterable<{ unsent: number; shed(): void }>,
+  budget: number,
+): number {
+  let total = 0;
+  const behind: { unsent: number; shed(): void }[] = [];
+  for (const connection of connections) {
+    const unsent = connection.unsent;
+    total += unsent;
+    if (unsent > 0) behind.push(connection);
+  }
+  if (total <= budget) return 0;
+  behind.sort((a, b) => b.unsent - a.unsent);
+  let shed = 0;
+  for (const connection of behind) {
+    if (total <= budget) break;
+    total -= connection.unsent;
+    connection.shed();
+    shed++;
+  }
+  return shed;
 }

@@ -16,6 +16,8 @@ t.test("settings: defaults, durations, bounds, paths", async (t) => {
   t.equal(read({ REALTIME_RETENTION: "7d" }).retentionSeconds, 7 * 86400);
   t.equal(read({ REALTIME_PATH: "/live/events" }).path, "/live/events");
   t.equal(read({ REALTIME_BUFFER: "65536" }).bufferBytes, 65536);
+  t.equal(read({ REALTIME_MEMORY: "1048576" }).memoryBytes, 1048576);
+  t.equal(REALTIME_DEFAULTS.memoryBytes, 256 * 1024 * 1024, "256 MiB unless set");
   t.equal(read({ REALTIME_POLL_MS: "250" }).pollMs, 250);
   t.throws(
     () => read({ REALTIME_RETENTION: "10s" }),
@@ -26,6 +28,7 @@ t.test("settings: defaults, durations, bounds, paths", async (t) => {
   t.throws(() => read({ REALTIME_PATH: "/a?b" }), /REALTIME_PATH/);
   t.throws(() => read({ REALTIME_BUFFER: "10" }), /REALTIME_BUFFER must be a whole number from 1024/);
   t.throws(() => read({ REALTIME_POLL_MS: "0" }), /REALTIME_POLL_MS/);
+  t.throws(() => read({ REALTIME_MEMORY: "-1" }), /REALTIME_MEMORY/);
 });
 
 const gw = await realtimeGateway(t, { realtime: { path: "/live/events", pingMs: 200 } });
