@@ -8,6 +8,7 @@ import { readAppSchema } from "../app/load.ts";
 import type { AuthResult } from "../gateway/auth/types.ts";
 import type { StatementRunner } from "../gateway/readPool.ts";
 import { compileStandardRoute, type RouteRequest } from "../gateway/routes/standard.ts";
+import { buildModel } from "../generator/model/index.ts";
 import type { StandardRoute } from "../generator/schema/types.ts";
 import { RESTURA_FIXTURE } from "../test/harness/templates.ts";
 
@@ -28,7 +29,11 @@ for (const [label, p, query] of [
   ["GET /user/me", "/user/me", {}],
   ["GET /user/paged?page=2&perPage=20", "/user/paged", { page: "2", perPage: "20" }],
 ] as const) {
-  const run = compileStandardRoute(route(p), group, { maxPerPage: 100, globalParams: schema.globalParams });
+  const run = compileStandardRoute(route(p), group, {
+    maxPerPage: 100,
+    globalParams: schema.globalParams,
+    usesGlobals: buildModel(schema).routeOf(route(p)).globals,
+  });
   const request = (): RouteRequest => ({ query: { ...query }, params: {}, body: undefined, headers: {} });
   for (let i = 0; i < 20_000; i++) await run(runner, structuredClone(auth), request());
   const started = process.hrtime.bigint();

@@ -5,6 +5,7 @@
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type pg from "pg";
+import { buildModel } from "../generator/model/index.ts";
 import { routeColumnMap, routeFunctionName } from "../generator/routes/index.ts";
 import type { CustomRoute, EndpointGroup, Schema } from "../generator/schema/types.ts";
 import { isStandardRoute } from "../generator/schema/types.ts";
@@ -35,7 +36,6 @@ import { registerOps } from "./ops/index.ts";
 import { type ReadRouter, wantsPrimary } from "./readPool.ts";
 import { registerRealtime } from "./realtime/index.ts";
 import { compileColumnChecks } from "./request/columns.ts";
-import { routeGlobals } from "./routes/globals.ts";
 import { compileStandardRoute, type RouteRequest } from "./routes/standard.ts";
 
 export interface GatewayDeps {
@@ -93,6 +93,7 @@ export function buildGateway({
 }: GatewayDeps): FastifyInstance {
   // Globals checked against the schema's types, refusals logged (gateway/auth/guard.ts).
   const authenticate = guardedAuthenticator(appAuthenticate, schema);
+  const model = buildModel(schema);
   const missing = handlers
     ? handlers.problems.map(describeProblem)
     : schema.endpoints.flatMap((g) =>
@@ -163,8 +164,10 @@ export function buildGateway({
               },
             }
           : undefined;
+      const usesGlobals = model.routeOf(route).globals;
       const run = compileStandardRoute(route, group, {
         maxPerPage: config.maxPerPage,
+        usesGlobals,
         globalParams: schema.globalParams,
         ...(config.preparedStatements === false ? { preparedStatements: false } : {}),
         ...(route.type === "PAGED" ? { columnRules: columnRules(routeColumnMap(schema, route)) } : {}),
@@ -172,7 +175,7 @@ export function buildGateway({
       });
       callable.set(routeKey(route.method, `${group.baseUrl}${route.path}`), {
         functionSql: String(ident("api", routeFunctionName(route, group))),
-        access: { roles: route.roles, scopes: route.scopes, usesGlobals: routeGlobals(route) },
+        access: { roles: route.roles, scopes: route.scopes, usesGlobals },
         ...(write ? { errors: write.errors } : {}),
       });
       const replica = route.method === "GET" ? reads : undefined;

@@ -5,32 +5,13 @@
 // when no policy of a notify table reads #userId. A global the scan misses would reach the
 // policy as absent (NULL), which denies: the reduction can only hide rows, never show more.
 
-import type { Schema, WhereCondition } from "../../generator/schema/types.ts";
-import { classifyValue, sqlMentions } from "../../generator/schema/values.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import type { Schema } from "../../generator/schema/types.ts";
 import { type AuthResult, type Ctx, toCtx } from "../auth/context.ts";
 
-/** The globals (without `#`) that any row policy of a table with `notify` mentions. */
+/** The globals (without `#`) that any row policy of a table with `notify` mentions (the model's). */
 export function policyGlobals(schema: Schema): string[] {
-  const found = new Set<string>();
-  const value = (v: WhereCondition["value"]) => {
-    if (typeof v === "string") {
-      const form = classifyValue(v);
-      if (form.kind === "global") found.add(form.name);
-    } else if (Array.isArray(v)) for (const item of v) value(item);
-  };
-  for (const table of schema.database) {
-    if (table.notify === undefined) continue;
-    for (const policy of table.policies) {
-      for (const condition of policy.where) {
-        value(condition.value);
-        if (condition.custom !== undefined)
-          for (const name of sqlMentions(condition.custom).globals) found.add(name);
-      }
-    }
-  }
-  found.delete("role");
-  found.delete("scopes");
-  return [...found].sort();
+  return [...new Set(buildModel(schema).notifyTables.flatMap((t) => t.policyGlobals))].sort();
 }
 
 export interface PermissionContext {

@@ -1,9 +1,10 @@
-// What a subscription may ask for, compiled once per schema: the tables with `notify`, their
-// notify columns (never private ones), each column's rule and type. `checkSubscription` answers a
+// What a subscription may ask for, compiled once per schema from the model (generator/model): the
+// tables with `notify`, their notify columns (never private ones), each column's rule and type. `checkSubscription` answers a
 // subscribe message with the filter to evaluate or the standard error to send (docs/realtime.md
 // "Errors"); the database repeats the table, column and row decisions for every event.
 
-import type { Column, Schema, Table } from "../../generator/schema/types.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import type { Column, Schema } from "../../generator/schema/types.ts";
 import { pgType } from "../../generator/tables/columnType.ts";
 import {
   ANONYMOUS_MESSAGES,
@@ -36,23 +37,15 @@ export const NOT_NOTIFIED = "not a notify column of this table (events do not ca
 
 export function notifyTables(schema: Schema): Map<string, NotifyTable> {
   const out = new Map<string, NotifyTable>();
-  for (const table of schema.database) {
-    if (table.notify === undefined) continue;
+  for (const table of buildModel(schema).notifyTables) {
     out.set(table.name, {
       name: table.name,
-      access: { roles: table.roles, scopes: table.scopes },
-      columns: new Map(notifyColumns(table).map((c) => [c.name, describe(c)])),
-      readable: new Set(table.columns.filter((c) => c.private !== true).map((c) => c.name)),
+      access: { roles: table.table.roles, scopes: table.table.scopes },
+      columns: new Map((table.notify ?? []).map((c) => [c.name, describe(c.column)])),
+      readable: new Set(table.readable.map((c) => c.name)),
     });
   }
   return out;
-}
-
-function notifyColumns(table: Table): Column[] {
-  const readable = table.columns.filter((c) => c.private !== true);
-  if (table.notify === "ALL" || table.notify === undefined) return readable;
-  const listed = new Set(table.notify);
-  return readable.filter((c) => listed.has(c.name));
 }
 
 function describe(column: Column): NotifyColumn {

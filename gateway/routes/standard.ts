@@ -14,7 +14,6 @@ import type { StatementRunner } from "../readPool.ts";
 import { compileRequest, validationError } from "../request/index.ts";
 import { compileCtxJson } from "./ctxJson.ts";
 import { deprecationHeaders } from "./deprecation.ts";
-import { routeGlobals } from "./globals.ts";
 
 export interface RouteRequest {
   query: Record<string, string | string[]>;
@@ -37,6 +36,8 @@ export interface StandardRouteOptions {
   /** PAGED: which columns the caller may filter and sort by, and why not (filter/columnRules.ts). */
   columnRules?: ColumnRules;
   /** Unnamed statements when false (PG_PREPARED_STATEMENTS=0: a pooler that cannot keep them). */
+  /** The `#global`s the route reads (the model's): a route that reads one needs a caller. */
+  usesGlobals: readonly string[];
   preparedStatements?: boolean;
   /** Write routes: the body's values against their columns, and the constraint map for errors. */
   write?: {
@@ -53,7 +54,7 @@ export function compileStandardRoute(
   options: StandardRouteOptions,
 ) {
   const validate = compileRequest(route, { maxPerPage: options.maxPerPage });
-  const access = { roles: route.roles, scopes: route.scopes, usesGlobals: routeGlobals(route) };
+  const access = { roles: route.roles, scopes: route.scopes, usesGlobals: options.usesGlobals };
   const statement = {
     // Named: Postgres parses and plans the call once per connection.
     ...(options.preparedStatements === false ? {} : { name: `route_${++statementCounter}` }),

@@ -1,9 +1,10 @@
 // What realtime needs to know of a table with `notify`: the columns an event carries, the key,
-// and which columns an update must change to be recorded.
+// and which columns an update must change to be recorded. Notify columns, the key and what the
+// row policies read come from the model (generator/model), which the gateway's subscription
+// checks read too.
 
-import { readableColumns } from "../schema/privateColumns.ts";
+import { buildModel, type ModelColumn, type ModelTable } from "../model/index.ts";
 import type { Column, Schema, Table } from "../schema/types.ts";
-import { classifyValue } from "../schema/values.ts";
 
 export interface NotifyTable {
   table: Table;
@@ -25,42 +26,20 @@ export interface NotifyTable {
 }
 
 export function notifyTables(schema: Schema): NotifyTable[] {
-  return schema.database.filter((t) => t.notify !== undefined).map(notifyTable);
+  return buildModel(schema).notifyTables.map(notifyTable);
 }
 
-export function notifyTable(table: Table): NotifyTable {
-  const stored = readableColumns(table);
-  const listed = table.notify === "ALL" ? undefined : new Set(table.notify ?? []);
-  const notify = listed ? stored.filter((c) => listed.has(c.name)) : stored;
-  const key = stored.filter((c) => c.isPrimary === true);
-  const policyColumns = policyColumnNames(table);
-  const compared = stored.filter(
-    (c) => policyColumns === "all" || policyColumns.has(c.name) || notify.includes(c),
-  );
+const columns = (list: readonly ModelColumn[]): Column[] => list.map((c) => c.column);
+
+export function notifyTable(t: ModelTable): NotifyTable {
+  const notify = t.notify ?? [];
+  const policy = t.policyColumns;
   return {
-    table,
-    stored,
-    notify,
-    key,
-    compared,
-    policyColumns: policyColumns === "all" ? "all" : stored.filter((c) => policyColumns.has(c.name)),
+    table: t.table,
+    stored: columns(t.readable),
+    notify: columns(notify),
+    key: columns(t.primaryKey),
+    compared: columns(t.readable.filter((c) => policy === "all" || policy.includes(c) || notify.includes(c))),
+    policyColumns: policy === "all" ? "all" : columns(policy),
   };
-}
-
-/** The table's columns its policies read; "all" when a policy has raw SQL (it may read any). */
-function policyColumnNames(table: Table): Set<string> | "all" {
-  const names = new Set<string>();
-  for (const policy of table.policies) {
-    for (const c of policy.where) {
-      if (c.custom !== undefined) return "all";
-      if (c.tableName === table.name && c.columnName !== undefined) names.add(c.columnName);
-      const values = Array.isArray(c.value) ? c.value : [c.value];
-      for (const v of values) {
-        if (typeof v !== "string") continue;
-        const form = classifyValue(v);
-        if (form.kind === "column" && form.table === table.name) names.add(form.column);
-      }
-    }
-  }
-  return names;
 }

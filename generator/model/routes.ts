@@ -1,0 +1,30 @@
+// Routes resolved once: the full path clients call, where parameters come from, the route rule,
+// and what a standard route reads from the caller (`#global`s) and the request (`$param`s).
+
+import { isRestricted } from "../routes/permissions.ts";
+import { routeMentions } from "../schema/index.ts";
+import { type EndpointGroup, isStandardRoute, type Route } from "../schema/types.ts";
+import type { ModelRoute, ModelTable } from "./types.ts";
+
+export function modelRoute(
+  route: Route,
+  group: EndpointGroup,
+  table: (name: string) => ModelTable,
+): ModelRoute {
+  const path = `${group.baseUrl}${route.path}`;
+  const mentions = isStandardRoute(route) ? routeMentions(route) : undefined;
+  return {
+    route,
+    group,
+    method: route.method,
+    path,
+    key: `${route.method} ${path}`,
+    kind: route.type,
+    access: isRestricted(route) ? { roles: route.roles, scopes: route.scopes } : undefined,
+    pathParams: route.path.split("/").flatMap((s) => (s.startsWith(":") ? [s.slice(1)] : [])),
+    paramsIn: route.method === "GET" || route.method === "DELETE" ? "query" : "body",
+    globals: mentions ? [...mentions.globals].sort() : [],
+    mentionedParams: mentions ? [...mentions.params].sort() : [],
+    table: isStandardRoute(route) ? table(route.table) : undefined,
+  };
+}
