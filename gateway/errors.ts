@@ -1,33 +1,14 @@
-// The error registry (docs/architecture.md "Principles": errors are a registry; the table is
-// docs/errors.md, checked against this file by test/gateway/errorsDoc.test.ts): one table maps
-// each error code to its HTTP status and default message. Clients only ever see
+// Errors as clients see them. The registry itself (codes, statuses, default messages, our
+// SQLSTATEs) is generator/model/errors.ts, shared with the SQL the generator emits; the table is
+// docs/errors.md, checked against it by test/gateway/errorsDoc.test.ts. Clients only ever see
 // `{error: {code, message, details?}}` built from an ApiError; Postgres errors are mapped by
 // SQLSTATE, never by matching message text, and only messages known to be safe (raised by
 // generated code with our own SQLSTATEs) reach clients.
 
+import { ERRORS, type ErrorCode, OUR_SQLSTATES } from "../generator/model/errors.ts";
 import { isConnectionFailure } from "./ops/connectionFailures.ts";
 
-export const ERRORS = {
-  BAD_REQUEST: { status: 400, message: "Malformed request" },
-  UNAUTHORIZED: { status: 401, message: "Authentication required" },
-  FORBIDDEN: { status: 403, message: "Access denied" },
-  NOT_FOUND: { status: 404, message: "Not found" },
-  METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },
-  REQUEST_TIMEOUT: { status: 408, message: "The request was not received in time" },
-  CONFLICT: { status: 409, message: "The request conflicts with the current state of the data" },
-  GONE: { status: 410, message: "The requested events are no longer kept" },
-  PAYLOAD_TOO_LARGE: { status: 413, message: "Request body is too large" },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Content-Type must be application/json" },
-  VALIDATION_ERROR: { status: 422, message: "Request validation failed" },
-  TOO_MANY_REQUESTS: { status: 429, message: "Too many requests" },
-  HEADERS_TOO_LARGE: { status: 431, message: "Request headers are too large" },
-  SERVER_ERROR: { status: 500, message: "An unexpected error occurred" },
-  NOT_IMPLEMENTED: { status: 501, message: "This route is not implemented" },
-  SERVICE_UNAVAILABLE: { status: 503, message: "Service temporarily unavailable" },
-  GATEWAY_TIMEOUT: { status: 504, message: "The database did not answer in time" },
-} as const satisfies Record<string, { status: number; message: string }>;
-
-export type ErrorCode = keyof typeof ERRORS;
+export { ERRORS, type ErrorCode, OUR_SQLSTATES };
 
 /** Per-parameter messages of a VALIDATION_ERROR (name -> message), or other structured detail. */
 export type ErrorDetails = Record<string, string>;
@@ -75,20 +56,6 @@ export interface PostgresErrorLike {
   schema?: string;
   detail?: string;
 }
-
-/**
- * Our SQLSTATEs, raised by generated route functions and runtime helpers
- * (docs/architecture.md). Their MESSAGE is generator-owned, hence safe to show.
- */
-export const OUR_SQLSTATES = {
-  A0400: "BAD_REQUEST",
-  A0401: "UNAUTHORIZED",
-  A0403: "FORBIDDEN",
-  A0404: "NOT_FOUND",
-  A0409: "CONFLICT",
-  A0410: "GONE",
-  A0422: "VALIDATION_ERROR",
-} as const satisfies Record<string, ErrorCode>;
 
 /**
  * What a write route tells the mapper: the schema's constraints (gateway/constraints.ts), the

@@ -23,6 +23,7 @@
 import { inferGlobalTypes, textArray } from "../api/globals.ts";
 import { policyCondition } from "../api/policies.ts";
 import { isRestricted } from "../api/views.ts";
+import { sqlstateOf } from "../model/errors.ts";
 import type { Schema } from "../schema/types.ts";
 import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
 import { columnTypeSql } from "../tables/columnType.ts";
@@ -74,7 +75,7 @@ BEGIN
     SELECT p.xid, p.seq INTO a_xid, a_seq FROM api_realtime.pruned AS p;
   ELSIF a_xid > pg_catalog.pg_snapshot_xmax(pg_catalog.pg_current_snapshot()) THEN
     -- No event can ever have this id: the cursor was not given by us.
-    RAISE EXCEPTION 'The event cursor is not valid' USING ERRCODE = 'A0400';
+    RAISE EXCEPTION 'The event cursor is not valid' USING ERRCODE = ${literal(sqlstateOf("BAD_REQUEST"))};
   END IF;
   SELECT l.xid INTO l_xid FROM api_realtime.layer AS l;
   -- Never past the head: an event there may still be uncommitted, or appear later.

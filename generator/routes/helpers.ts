@@ -11,6 +11,7 @@
 //   cast to its column's type, naming the column.
 
 import { join, literal, type Sql, sql } from "../sql/sql.ts";
+import { raiseComputed, SQLSTATE } from "./permissions.ts";
 import { ALL_CAST_TYPES } from "./values.ts";
 
 export const HELPER_FUNCTIONS = [
@@ -36,7 +37,7 @@ AS $fn$
   ) AS u
 $fn$;`;
 
-const raise400 = (message: Sql) => sql`RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = ${message};`;
+const raise400 = (message: Sql) => raiseComputed(SQLSTATE.badRequest, message);
 const MALFORMED = raise400(sql`'filter is malformed'`);
 
 const CHECK_VALUE = sql`CREATE FUNCTION api.filter_check_value(value text, typ text, column_name text)

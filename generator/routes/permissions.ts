@@ -4,6 +4,7 @@
 // is decided inside the query (see object.ts). The rules are the runtime helpers of the API layer
 // (sql/context.sql): `api.has_role`, `api.has_scopes`, `api.allowed`.
 
+import { sqlstateOf } from "../model/errors.ts";
 import type { StandardRoute, Table } from "../schema/types.ts";
 import { join, literal, type Sql, sql } from "../sql/sql.ts";
 import { nl } from "./layout.ts";
@@ -26,12 +27,13 @@ export const allowedCall = (a: Access): Sql =>
 /** Inside a query: wrapped so Postgres evaluates it once per statement, not per row. */
 export const allowedOnce = (a: Access): Sql => sql`(SELECT ${allowedCall(a)})`;
 
+/** The SQLSTATEs route functions raise, from the one error registry. */
 export const SQLSTATE = {
-  badRequest: "A0400",
-  forbidden: "A0403",
-  notFound: "A0404",
-  conflict: "A0409",
-  validation: "A0422",
+  badRequest: sqlstateOf("BAD_REQUEST"),
+  forbidden: sqlstateOf("FORBIDDEN"),
+  notFound: sqlstateOf("NOT_FOUND"),
+  conflict: sqlstateOf("CONFLICT"),
+  validation: sqlstateOf("VALIDATION_ERROR"),
 } as const;
 
 export const MESSAGES = {
