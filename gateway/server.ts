@@ -13,7 +13,7 @@ import { ident } from "../generator/sql/sql.ts";
 import type { Authenticator } from "./auth/context.ts";
 import { guardedAuthenticator } from "./auth/guard.ts";
 import { type GatewayConfig, HANDLER_DEFAULTS } from "./config.ts";
-import { constraintIndex, routeConstraints } from "./constraints.ts";
+import { routeConstraints } from "./constraints.ts";
 import {
   type CallableRoute,
   compileCustomRoute,
@@ -138,7 +138,6 @@ export function buildGateway({
   if (publicDir) registerStatic(app, publicDir);
   registerRealtime(app, { schema, pool, authenticate, config: config.realtime });
 
-  const constraints = constraintIndex(schema);
   const tables = new Map(schema.database.map((table) => [table.name, table]));
   // Standard routes as `req.db.call` runs them, by `METHOD /full/path`.
   const callable = new Map<string, CallableRoute>();
@@ -156,9 +155,9 @@ export function buildGateway({
       const write =
         route.method !== "GET" && table
           ? {
-              columnChecks: compileColumnChecks(route, table),
+              columnChecks: compileColumnChecks(route, model.routeOf(route).writes),
               errors: {
-                constraints: routeConstraints(constraints, route, table),
+                constraints: routeConstraints(model.constraints, model.routeOf(route)),
                 method: route.method,
                 table: route.table,
               },

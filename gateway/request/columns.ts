@@ -5,8 +5,8 @@
 // because it is the request's shape that is wrong, not the caller's rights).
 // Each problem goes into `details` under the parameter's name, as the declared validators' do.
 
-import { paramWrites } from "../../generator/routes/kinds/write.ts";
-import type { Column, StandardRoute, Table } from "../../generator/schema/types.ts";
+import type { ParamWrite } from "../../generator/model/index.ts";
+import type { Column, StandardRoute } from "../../generator/schema/types.ts";
 import { enumValues, pgType } from "../../generator/tables/columnType.ts";
 import type { ErrorDetails } from "../errors.ts";
 
@@ -130,7 +130,7 @@ export function temporalCheck(name: "date" | "timestamp" | "timestamptz" | "time
  */
 export function compileColumnChecks(
   route: StandardRoute,
-  table: Table,
+  writes: readonly ParamWrite[],
 ): (params: Record<string, unknown>) => ErrorDetails | undefined {
   const assigned = new Set(route.assignments.map((a) => a.name));
   // A parameter an assignment reads (`companyId = $companyId`) is the assignment's input: allowed.
@@ -143,7 +143,7 @@ export function compileColumnChecks(
     .filter((p) => assigned.has(p.name) && !read.has(p.name))
     .map((p) => p.name);
   // Also a parameter written through an assignment (`label = $tag`): checked against `label`.
-  const checks = paramWrites(route, table).flatMap((p) => {
+  const checks = writes.flatMap((p) => {
     const check = columnCheck(p.column);
     return check ? [{ name: p.param, check }] : [];
   });

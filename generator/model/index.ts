@@ -2,11 +2,12 @@
 // schema, before any emitter or the gateway (docs/architecture.md "The model").
 
 import type { Route, Schema } from "../schema/types.ts";
+import { constraintIndex } from "./constraints.ts";
 import { modelRoute } from "./routes.ts";
 import { modelTable } from "./tables.ts";
 import type { Model, ModelRoute, ModelTable } from "./types.ts";
 
-export type { Access, Model, ModelColumn, ModelRoute, ModelTable, RouteKind } from "./types.ts";
+export type { Access, Model, ModelColumn, ModelRoute, ModelTable, ParamWrite, RouteKind } from "./types.ts";
 
 const built = new WeakMap<Schema, Model>();
 
@@ -42,6 +43,7 @@ function resolve(schema: Schema): Model {
     routes,
     table,
     routeOf,
+    constraints: constraintIndex(schema),
     notifyTables: tables.filter((t) => t.notify !== undefined),
   };
 }

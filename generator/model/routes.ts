@@ -5,6 +5,7 @@ import { isRestricted } from "../routes/permissions.ts";
 import { routeMentions } from "../schema/index.ts";
 import { type EndpointGroup, isStandardRoute, type Route } from "../schema/types.ts";
 import type { ModelRoute, ModelTable } from "./types.ts";
+import { paramWrites } from "./writes.ts";
 
 export function modelRoute(
   route: Route,
@@ -26,5 +27,7 @@ export function modelRoute(
     globals: mentions ? [...mentions.globals].sort() : [],
     mentionedParams: mentions ? [...mentions.params].sort() : [],
     table: isStandardRoute(route) ? table(route.table) : undefined,
+    writes:
+      isStandardRoute(route) && route.method !== "GET" ? paramWrites(route, table(route.table).table) : [],
   };
 }

@@ -5,8 +5,10 @@
 
 import type { Access } from "../routes/permissions.ts";
 import type { Column, EndpointGroup, HttpMethod, Policy, Route, Schema, Table } from "../schema/types.ts";
+import type { ConstraintIndex } from "./constraints.ts";
+import type { ParamWrite } from "./writes.ts";
 
-export type { Access };
+export type { Access, ParamWrite };
 
 /** A table's column with what its rules mean. */
 export interface ModelColumn {
@@ -69,6 +71,11 @@ export interface ModelRoute {
   readonly mentionedParams: readonly string[];
   /** Standard routes: the base table. */
   readonly table: ModelTable | undefined;
+  /**
+   * Standard routes other than GET: the columns request parameters reach, each value checked
+   * against its column (DELETE writes none, but its parameters naming columns are checked alike).
+   */
+  readonly writes: readonly ParamWrite[];
 }
 
 export interface Model {
@@ -79,6 +86,8 @@ export interface Model {
   table(name: string): ModelTable;
   /** The model of one of the schema's routes; throws for a route of another schema. */
   routeOf(route: Route): ModelRoute;
+  /** Every constraint by table and name, as the DDL names them (for constraint-violation errors). */
+  readonly constraints: ConstraintIndex;
   /** The tables with `notify`, in schema order. */
   readonly notifyTables: readonly ModelTable[];
 }

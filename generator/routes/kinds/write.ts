@@ -16,6 +16,7 @@
 // the column its default, PUT/PATCH keep the stored value. Writing NULL there instead would
 // silently erase data the client never mentioned. The rules are docs/schema.md "Write rules".
 
+import { paramWrites } from "../../model/writes.ts";
 import type { Assignment, Column, StandardRoute, Table } from "../../schema/types.ts";
 import { classifyValue } from "../../schema/values.ts";
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
@@ -32,22 +33,6 @@ import type { Kind, KindBody } from "./types.ts";
 export const columnForbiddenMessage = (column: string) =>
   `You do not have permission to write the column "${column}"`;
 
-/** The request parameters a write sets: body parameters naming base-table columns. */
-export function writtenParams(
-  route: StandardRoute,
-  table: Table,
-): { name: string; column: Column; required: boolean }[] {
-  const inPath = new Set(route.path.split("/").flatMap((s) => (s.startsWith(":") ? [s.slice(1)] : [])));
-  const assigned = new Set(route.assignments.map((a) => a.name));
-  const out: { name: string; column: Column; required: boolean }[] = [];
-  for (const p of route.request) {
-    if (inPath.has(p.name) || assigned.has(p.name)) continue;
-    const column = table.columns.find((c) => c.name === p.name);
-    if (column) out.push({ name: p.name, column, required: p.required });
-  }
-  return out;
-}
-
 /** A body parameter as a value of its column's type (JSON null is SQL NULL). */
 function bodyValue(name: string, column: Column): Sql {
   const type = castType(column);
@@ -56,34 +41,6 @@ function bodyValue(name: string, column: Column): Sql {
 }
 
 const present = (name: string): Sql => sql`${PARAMS} ? ${literal(name)}`;
-
-/** A column a write may set from the request: a body parameter's own, or an assignment's `$param`. */
-export interface ParamWrite {
-  /** The request parameter. */
-  param: string;
-  column: Column;
-  /** A required parameter is always in the request (the gateway refuses it otherwise). */
-  required: boolean;
-}
-
-/**
- * The columns the request's parameters reach: `writtenParams`, then the assignments whose value
- * is a `$param`. Both follow the same absent / null / present rules.
- */
-export function paramWrites(route: StandardRoute, table: Table): ParamWrite[] {
-  const out: ParamWrite[] = writtenParams(route, table).map((p) => ({
-    param: p.name,
-    column: p.column,
-    required: p.required,
-  }));
-  for (const a of route.assignments) {
-    const form = classifyValue(a.value);
-    if (form.kind !== "param") continue;
-    const declared = route.request.find((p) => p.name === form.name);
-    out.push({ param: form.name, column: columnOf(table, a.name), required: declared?.required === true });
-  }
-  return out;
-}
 
 /**
  * A server-chosen assignment's value (`#global`, literal) as a value of the column's type.
