@@ -42,6 +42,7 @@ function resolve(schema: Schema): Model {
     tables,
     routes,
     table,
+    findTable: (name) => byName.get(name),
     routeOf,
     constraints: constraintIndex(schema),
     notifyTables: tables.filter((t) => t.notify !== undefined),

@@ -84,6 +84,8 @@ export interface Model {
   readonly routes: readonly ModelRoute[];
   /** The table of that name; throws when there is none (the schema was validated). */
   table(name: string): ModelTable;
+  /** The table of that name, if any (raw SQL may name anything). */
+  findTable(name: string): ModelTable | undefined;
   /** The model of one of the schema's routes; throws for a route of another schema. */
   routeOf(route: Route): ModelRoute;
   /** Every constraint by table and name, as the DDL names them (for constraint-violation errors). */

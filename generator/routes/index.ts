@@ -2,6 +2,7 @@
 // PUT/PATCH, DELETE), in schema `api`.
 // See README.md in this folder and docs/architecture.md ("Route functions").
 
+import { buildModel } from "../model/index.ts";
 import type { EndpointGroup, Schema, StandardRoute } from "../schema/types.ts";
 import { isStandardRoute } from "../schema/types.ts";
 import { type ColumnMap, filterColumns } from "./filter.ts";
@@ -14,7 +15,6 @@ import type { Kind } from "./kinds/types.ts";
 import { post, remove, update } from "./kinds/write.ts";
 import { routeFunctionName } from "./names.ts";
 import { Checks } from "./permissions.ts";
-import { Tables } from "./scope.ts";
 import { compileQuery, type QuerySpec } from "./select.ts";
 
 export type { ColumnMap } from "./filter.ts";
@@ -53,9 +53,8 @@ export function routeFunctionStatementsFor(
   route: StandardRoute,
   group: EndpointGroup,
 ): string[] {
-  const tables = new Tables(schema);
   const checks = new Checks();
-  const compile = (indent: string) => compileQuery(querySpec(route), tables, checks, indent);
+  const compile = (indent: string) => compileQuery(querySpec(route), buildModel(schema), checks, indent);
   compile("");
   const write = route.method !== "GET";
   const kind =
@@ -85,7 +84,7 @@ function querySpec(route: StandardRoute): QuerySpec {
  * the same map its function holds, so the gateway can point at a bad filter column's position.
  */
 export function routeColumnMap(schema: Schema, route: StandardRoute): ColumnMap {
-  return filterColumns(compileQuery(querySpec(route), new Tables(schema), new Checks(), ""));
+  return filterColumns(compileQuery(querySpec(route), buildModel(schema), new Checks(), ""));
 }
 
 /**

@@ -1,10 +1,11 @@
-// Name resolution inside one compiled query (a route or a subquery), mirroring the loader's
-// (generator/schema/scope.ts): the base table and join aliases, then the enclosing queries'.
-// The loader already rewrote every where/selector reference to the resolved name; the generator
-// only needs the table behind a name, to know a column's type and permissions.
+// The names inside one compiled query (a route or a subquery): the base table and join aliases,
+// then the enclosing queries'. The loader resolved every where/selector reference already and
+// rewrote it to the name found (generator/schema/scope.ts); here a name only leads to its table,
+// which the model (generator/model) holds, to know a column's type and permissions.
 
+import type { Model } from "../model/index.ts";
 import { primaryKey } from "../schema/index.ts";
-import type { Column, Schema, Table } from "../schema/types.ts";
+import type { Column, Table } from "../schema/types.ts";
 
 export interface Source {
   /** The name the query knows it by: the base table's name or a join's alias. */
@@ -12,31 +13,12 @@ export interface Source {
   table: Table;
 }
 
-/** Every table of the schema by name; a missing one is a bug (the schema is validated). */
-export class Tables {
-  private readonly byName: Map<string, Table>;
-
-  constructor(schema: Schema) {
-    this.byName = new Map(schema.database.map((t) => [t.name, t]));
-  }
-
-  get(name: string): Table {
-    const table = this.byName.get(name);
-    if (!table) throw new Error(`table "${name}" does not exist (was the schema validated?)`);
-    return table;
-  }
-
-  find(name: string): Table | undefined {
-    return this.byName.get(name);
-  }
-}
-
 export class QueryScope {
   readonly sources: Source[] = [];
 
   /** `depth` 0 is a route's query; each subquery level adds one. */
   constructor(
-    readonly tables: Tables,
+    readonly model: Model,
     readonly parent?: QueryScope,
   ) {}
 
@@ -51,7 +33,7 @@ export class QueryScope {
   }
 
   add(name: string, tableName: string): Source {
-    const source = { name, table: this.tables.get(tableName) };
+    const source = { name, table: this.model.table(tableName).table };
     this.sources.push(source);
     return source;
   }
@@ -77,14 +59,14 @@ export class QueryScope {
    * (raw SQL may open its own FROM). Undefined when unknown.
    */
   findColumn(name: string, column: string): Column | undefined {
-    const table = this.resolve(name)?.table ?? this.tables.find(name);
+    const table = this.resolve(name)?.table ?? this.model.findTable(name)?.table;
     return table?.columns.find((c) => c.name === column);
   }
 }
 
 export function columnOf(table: Table, column: string): Column {
   const found = table.columns.find((c) => c.name === column);
-  if (!found) throw new Error(`table "${table.name}" has no column "${column}" (was the schema validated?)`);
+  if (!found) throw new Error(`table "${table.name}" has no column "${column}"`);
   return found;
 }
 

@@ -10,6 +10,7 @@
 // aliased with the schema's names: the base table by its name, joins by their alias, so every
 // reference the loader normalised (`"alias"."column"`) works as written.
 
+import type { Model } from "../model/index.ts";
 import type {
   Column,
   GroupBy,
@@ -24,7 +25,7 @@ import { nl } from "./layout.ts";
 import { type Member, objectSql } from "./object.ts";
 import { type Access, type Checks, isRestricted } from "./permissions.ts";
 import { rawSql } from "./rawSql.ts";
-import { primaryKeyColumns, QueryScope, type Source, type Tables } from "./scope.ts";
+import { primaryKeyColumns, QueryScope, type Source } from "./scope.ts";
 import { sourceSql } from "./source.ts";
 import { subquerySql } from "./subquery.ts";
 import { whereSql } from "./where.ts";
@@ -78,12 +79,12 @@ const JOIN_SQL = {
  */
 export function compileQuery(
   spec: QuerySpec,
-  tables: Tables,
+  model: Model,
   checks: Checks,
   indent: string,
   parent?: QueryScope,
 ): CompiledQuery {
-  const scope = new QueryScope(tables, parent);
+  const scope = new QueryScope(model, parent);
   const base = scope.add(spec.table, spec.table);
   checks.useTable(base.table);
   const from: Sql[] = [sourceSql(base.table, spec.table)];
@@ -95,7 +96,7 @@ export function compileQuery(
     );
   }
   const where = whereSql(spec.where, scope);
-  const properties = spec.properties.map((p) => property(p, scope, tables, checks, `${indent}    `));
+  const properties = spec.properties.map((p) => property(p, scope, model, checks, `${indent}    `));
   const members: Member[] = properties.map((p) => {
     const access = p.kind === "column" ? columnAccess(p.column) : undefined;
     return access ? { name: p.name, value: p.expr, access } : { name: p.name, value: p.expr };
@@ -118,7 +119,7 @@ export function compileQuery(
         ...primaryKeyColumns(base.table).map((c) => ident(base.name, c)),
         ...spec.joins
           .filter((j) => !joinsOneRow(j, scope))
-          .flatMap((j) => primaryKeyColumns(scope.tables.get(j.table)).map((c) => ident(j.alias, c))),
+          .flatMap((j) => primaryKeyColumns(scope.model.table(j.table).table).map((c) => ident(j.alias, c))),
       ];
   return {
     scope,
@@ -141,7 +142,7 @@ export function compileQuery(
  */
 function joinsOneRow(j: Join, scope: QueryScope): boolean {
   if (j.type === "RIGHT" || j.custom !== undefined || j.foreignColumnName === undefined) return false;
-  const table = scope.tables.get(j.table);
+  const table = scope.model.table(j.table).table;
   const column = j.foreignColumnName;
   const pk = primaryKeyColumns(table);
   if (pk.length === 1 && pk[0] === column) return true;
@@ -161,12 +162,12 @@ function joinOn(j: Join, scope: QueryScope): Sql {
 function property(
   p: ResponseProperty,
   scope: QueryScope,
-  tables: Tables,
+  model: Model,
   checks: Checks,
   indent: string,
 ): Property {
   if (p.subquery) {
-    return { kind: "subquery", name: p.name, expr: subquerySql(p.subquery, tables, checks, indent, scope) };
+    return { kind: "subquery", name: p.name, expr: subquerySql(p.subquery, model, checks, indent, scope) };
   }
   if (p.selector === undefined)
     throw new Error(`response property "${p.name}" needs a selector or a subquery`);

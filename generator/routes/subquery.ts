@@ -9,22 +9,23 @@
 // The rows are ordered in the derived table and aggregated in that order (as PostgREST does), so
 // a grouped subquery works like any other.
 
+import type { Model } from "../model/index.ts";
 import type { Subquery } from "../schema/types.ts";
 import { ident, type Sql, sql } from "../sql/sql.ts";
 import { nl } from "./layout.ts";
 import type { Checks } from "./permissions.ts";
-import type { QueryScope, Tables } from "./scope.ts";
+import type { QueryScope } from "./scope.ts";
 import { compileQuery, orderList, selectSql } from "./select.ts";
 
 export function subquerySql(
   spec: Subquery,
-  tables: Tables,
+  model: Model,
   checks: Checks,
   indent: string,
   parent: QueryScope,
 ): Sql {
   const inner = `${indent}  `;
-  const q = compileQuery({ ...spec, properties: spec.properties }, tables, checks, inner, parent);
+  const q = compileQuery({ ...spec, properties: spec.properties }, model, checks, inner, parent);
   const alias = ident(`_api_s${q.scope.depth}`);
   const select = selectSql(q, inner, { orderBy: orderList(q.order, q.tiebreak, false) });
   return sql`(SELECT COALESCE(json_agg(${alias}.j), '[]'::json) FROM (${nl(inner)}${select}${nl(indent)}) AS ${alias})`;

@@ -2,10 +2,11 @@
 // escaping, where precedence. No database.
 
 import t from "tap";
+import { buildModel } from "../../generator/model/index.ts";
 import { dollarTag } from "../../generator/routes/function.ts";
 import { routeFunctionName } from "../../generator/routes/index.ts";
 import { mentionsOf, rawSql } from "../../generator/routes/rawSql.ts";
-import { QueryScope, Tables } from "../../generator/routes/scope.ts";
+import { QueryScope } from "../../generator/routes/scope.ts";
 import { escapeLike } from "../../generator/routes/values.ts";
 import { whereSql } from "../../generator/routes/where.ts";
 import { sqlMentions } from "../../generator/schema/index.ts";
@@ -38,7 +39,7 @@ const schema: Schema = {
 };
 
 function scope(): QueryScope {
-  const s = new QueryScope(new Tables(schema));
+  const s = new QueryScope(buildModel(schema));
   s.add("user", "user");
   return s;
 }
