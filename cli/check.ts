@@ -2,6 +2,7 @@
 // non-zero when there are errors. Then imports the app's custom-route handlers and reports each
 // missing file or method (errors; warnings with ALLOW_MISSING_HANDLERS=1, as for `make serve`).
 
+import { writeGeneratedOutput } from "../app/generated.ts";
 import { formatDiagnostics, readAppSchema } from "../app/load.ts";
 import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
 import { CHECK } from "./commands.ts";
@@ -20,6 +21,7 @@ runCli(async () => {
     return 1;
   }
   console.log(`${result.file}: schema is valid; ${summary}`);
+  for (const file of writeGeneratedOutput(appDir, result.schema)) console.log(`wrote ${file}`);
 
   const handlers = await loadHandlers(appDir, result.schema);
   const total = handlers.methods.size + handlers.problems.length;

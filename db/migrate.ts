@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { writeGeneratedOutput } from "../app/generated.ts";
 import { AppError, formatDiagnostics, readAppSchema } from "../app/load.ts";
 import type { Schema } from "../generator/schema/types.ts";
 import { planMigration } from "../generator/tables/index.ts";
@@ -132,6 +133,8 @@ export async function migrateApp({
     }
     for (const name of applied) log(`applied ${name}`);
     log("rebuilt the API layer");
+    // The generated types follow the schema that was just applied (docs/generated-output.md).
+    for (const file of writeGeneratedOutput(appDir, schema)) log(`wrote ${path.relative(appDir, file)}`);
     return { written, applied, warnings } satisfies MigrateResult;
   } finally {
     await client.end();

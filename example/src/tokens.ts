@@ -18,12 +18,10 @@ export interface TokenUser {
   scopes: string[];
 }
 
-export interface AuthResponse {
-  token: string;
-  tokenExp: string;
-  refreshToken: string;
-  refreshTokenExp: string;
-}
+// The login and refresh routes answer this customType (generated from api.schema.json).
+import type { AuthResponse } from "../generated/types.ts";
+
+export type { AuthResponse };
 
 function secret(): string {
   const value = process.env.JWT_SECRET;

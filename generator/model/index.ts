@@ -7,7 +7,17 @@ import { modelRoute } from "./routes.ts";
 import { modelTable } from "./tables.ts";
 import type { Model, ModelRoute, ModelTable } from "./types.ts";
 
-export type { Access, Model, ModelColumn, ModelRoute, ModelTable, ParamWrite, RouteKind } from "./types.ts";
+export type {
+  Access,
+  Model,
+  ModelColumn,
+  ModelProperty,
+  ModelRoute,
+  ModelTable,
+  ParamWrite,
+  RouteKind,
+  ValueType,
+} from "./types.ts";
 
 const built = new WeakMap<Schema, Model>();
 

@@ -4,6 +4,7 @@
 import { isRestricted } from "../routes/permissions.ts";
 import { routeMentions } from "../schema/index.ts";
 import { type EndpointGroup, isStandardRoute, type Route } from "../schema/types.ts";
+import { responseProperties } from "./response.ts";
 import type { ModelRoute, ModelTable } from "./types.ts";
 import { paramWrites } from "./writes.ts";
 
@@ -27,6 +28,9 @@ export function modelRoute(
     globals: mentions ? [...mentions.globals].sort() : [],
     mentionedParams: mentions ? [...mentions.params].sort() : [],
     table: isStandardRoute(route) ? table(route.table) : undefined,
+    response: isStandardRoute(route)
+      ? responseProperties(table(route.table).table, route.joins, route.response, (name) => table(name).table)
+      : [],
     writes:
       isStandardRoute(route) && route.method !== "GET" ? paramWrites(route, table(route.table).table) : [],
   };

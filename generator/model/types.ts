@@ -6,9 +6,10 @@
 import type { Access } from "../routes/permissions.ts";
 import type { Column, EndpointGroup, HttpMethod, Policy, Route, Schema, Table } from "../schema/types.ts";
 import type { ConstraintIndex } from "./constraints.ts";
+import type { ModelProperty, ValueType } from "./response.ts";
 import type { ParamWrite } from "./writes.ts";
 
-export type { Access, ParamWrite };
+export type { Access, ModelProperty, ParamWrite, ValueType };
 
 /** A table's column with what its rules mean. */
 export interface ModelColumn {
@@ -71,6 +72,8 @@ export interface ModelRoute {
   readonly mentionedParams: readonly string[];
   /** Standard routes: the base table. */
   readonly table: ModelTable | undefined;
+  /** Standard routes: each property of the objects the route answers with (model/response.ts). */
+  readonly response: readonly ModelProperty[];
   /**
    * Standard routes other than GET: the columns request parameters reach, each value checked
    * against its column (DELETE writes none, but its parameters naming columns are checked alike).

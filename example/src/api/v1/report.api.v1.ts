@@ -2,14 +2,8 @@
 // (validated by the gateway against the custom type before this runs).
 
 import type { HandlerRequest, HandlerResponse } from "../../../../gateway/custom/types.ts";
-
-interface ReportSummaryRequest {
-  from: string;
-  to: string;
-  groupBy: "project" | "assignee";
-  projectIds?: number[];
-  includeDone?: boolean;
-}
+// Generated from api.schema.json's customTypes by `make migrate` / `make check`.
+import type { ReportSummaryRequest } from "../../../generated/types.ts";
 
 interface Row {
   key: string | null;

@@ -1,0 +1,12 @@
+// What users generate from the model (docs/generated-output.md): the files of `<app>/generated/`,
+// as text. Pure: app/generated.ts writes them.
+
+import type { Model } from "../model/index.ts";
+import { typesSource } from "./types.ts";
+
+export { typesSource } from "./types.ts";
+
+/** File name (relative to `<app>/generated/`) -> content. */
+export function generatedFiles(model: Model): Map<string, string> {
+  return new Map([["types.ts", typesSource(model)]]);
+}

@@ -1,0 +1,103 @@
+// Generated TypeScript types (generator/output/types.ts, written to <app>/generated/types.ts):
+// the example app's committed file is current, the Restura fixture's matches its golden file,
+// both compile under strict TypeScript, and the types say what the gateway answers (a LEFT join
+// nullable, a column behind a rule optional, a subquery an array). UPDATE_GOLDEN=1 rewrites.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import t from "tap";
+import ts from "typescript";
+import { writeGeneratedOutput } from "../../app/generated.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import { typesSource } from "../../generator/output/index.ts";
+import { loadSchema } from "../../generator/schema/index.ts";
+import type { Schema } from "../../generator/schema/types.ts";
+import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
+import { REPO } from "../harness/templates.ts";
+
+const update = process.env.UPDATE_GOLDEN === "1" && !process.env.CI;
+const load = (file: string): Schema => {
+  const result = loadSchema(JSON.parse(fs.readFileSync(file, "utf8")));
+  if (!result.schema) throw new Error(JSON.stringify(result.errors));
+  return result.schema;
+};
+const example = load(path.join(REPO, "example/api.schema.json"));
+const restura = load(RESTURA_FIXTURE);
+
+const cases = [
+  { name: "example", schema: example, file: path.join(REPO, "example/generated/types.ts") },
+  { name: "restura", schema: restura, file: path.join(REPO, "test/golden/output/restura-example/types.ts") },
+];
+
+for (const c of cases) {
+  t.test(`${c.name}: the file is what the schema generates`, async (t) => {
+    const text = typesSource(buildModel(c.schema));
+    if (update) fs.writeFileSync(c.file, text);
+    t.equal(
+      fs.readFileSync(c.file, "utf8"),
+      text,
+      `${path.relative(REPO, c.file)} is current (make check rewrites it)`,
+    );
+    t.equal(typesSource(buildModel(c.schema)), text, "deterministic");
+  });
+}
+
+t.test("both compile under strict TypeScript", async (t) => {
+  const program = ts.createProgram(
+    cases.map((c) => c.file),
+    { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, types: [] },
+  );
+  const problems = ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  t.same(problems, [], "no type errors");
+});
+
+t.test("the types say what the gateway answers", async (t) => {
+  const text = fs.readFileSync(cases[0]?.file as string, "utf8");
+  const block = (name: string) => {
+    const start = text.indexOf(`export type ${name} = {`);
+    t.ok(start >= 0, `${name} is declared`);
+    return text.slice(start, text.indexOf("\n};", start));
+  };
+  const project = block("GetProjectItem");
+  t.match(
+    project,
+    /\n {2}budget\?: number \| null;/,
+    "budget has a column rule: optional, never null for that",
+  );
+  t.match(project, /\n {2}ownerFirstName: string \| null;/, "a LEFT-joined column may be null");
+  t.match(project, /\n {2}status: "planning" \| "active"/, "an ENUM is its values");
+  t.match(project, /\n {2}createdOn: string;/, "a timestamp is a string");
+  t.match(
+    text,
+    /export type GetProjectResponse = \{ data: GetProjectItem\[\]; total: number; next\?: string \| null \};/,
+  );
+  t.match(text, /export type GetUserMeResponse = \{ data: GetUserMeItem \};/, "ONE: one object");
+  t.match(text, /export type DeleteTaskByIdResponse = \{ data: true \};/, "DELETE: true");
+  t.match(
+    text,
+    /export type PostReportSummaryItem = ReportSummary;/,
+    "a custom route answers its responseType",
+  );
+  t.notMatch(text, /passwordHash/, "a private column appears nowhere");
+  const userRow = text.slice(
+    text.indexOf("export interface UserRow {"),
+    text.indexOf("}", text.indexOf("export interface UserRow {")),
+  );
+  t.match(userRow, /email: string;/, "the row type has the readable columns");
+  t.match(text, /"GET \/api\/v1\/user\/me": \{ request: GetUserMeRequest; response: GetUserMeResponse \};/);
+});
+
+t.test(
+  "writeGeneratedOutput writes <app>/generated/types.ts, and leaves an unchanged file alone",
+  async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-generated-"));
+    t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const written = writeGeneratedOutput(dir, example);
+    t.same(written, [path.join(dir, "generated/types.ts")]);
+    t.equal(fs.readFileSync(path.join(dir, "generated/types.ts"), "utf8"), typesSource(buildModel(example)));
+    t.same(writeGeneratedOutput(dir, example), [], "nothing to write the second time");
+  },
+);
