@@ -123,6 +123,11 @@ t.test("swaps under load: a new route, a broken schema, a broken then edited han
   const added = await call("GET", "/company/listed/1");
   t.equal(added.status, 200, "the new route answers after the swap");
   t.match(await added.json(), { data: { id: 1, name: "Acme Robotics" } });
+  t.match(
+    fs.readFileSync(path.join(app.dir, "generated/types.ts"), "utf8"),
+    /"GET \/api\/v1\/company\/listed\/:id": \{ request: GetCompanyListedById/,
+    "the rebuild regenerated the types with the new route",
+  );
 
   // 2. A broken schema: errors printed, the last good version keeps serving.
   const broken = structuredClone(withRoute);
