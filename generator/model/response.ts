@@ -6,7 +6,8 @@
 // sent as null). Generated TypeScript types and documentation read this.
 
 import { parseEnumValues } from "../schema/index.ts";
-import type { Column, ColumnType, Join, ResponseProperty, Table } from "../schema/types.ts";
+import type { Column, Join, ResponseProperty, Table } from "../schema/types.ts";
+import { type PgTypeName, pgType } from "../tables/columnType.ts";
 
 export type ValueType =
   | { kind: "number" }
@@ -29,48 +30,39 @@ export interface ModelProperty {
   readonly items?: readonly ModelProperty[];
 }
 
-const NUMBER: ReadonlySet<ColumnType> = new Set([
-  "BIGSERIAL",
-  "SERIAL",
-  "SMALLSERIAL",
-  "BIGINT",
-  "INTEGER",
-  "INT",
-  "MEDIUMINT",
-  "SMALLINT",
-  "TINYINT",
-  "DECIMAL",
-  "NUMERIC",
-  "REAL",
-  "FLOAT",
-  "DOUBLE",
-  "DOUBLE PRECISION",
-]);
-const STRING_FORMAT: Partial<
-  Record<ColumnType, NonNullable<Extract<ValueType, { kind: "string" }>["format"]>>
-> = {
-  DATE: "date",
-  DATETIME: "date-time",
-  TIMESTAMP: "date-time",
-  TIMESTAMPTZ: "date-time",
-  TIME: "time",
-  INTERVAL: "interval",
-  UUID: "uuid",
-  BYTEA: "bytea",
-  BLOB: "bytea",
-  TINYBLOB: "bytea",
-  MEDIUMBLOB: "bytea",
-  LONGBLOB: "bytea",
-};
+const NUMBER: ValueType = { kind: "number" };
+const TEXT: ValueType = { kind: "string" };
+const format = (f: Extract<ValueType, { kind: "string" }>["format"]): ValueType => ({
+  kind: "string",
+  format: f,
+});
+
+/** By the column's Postgres type (generator/tables/columnType.ts resolves every schema spelling). */
+const BY_PG_TYPE = {
+  smallint: NUMBER,
+  integer: NUMBER,
+  bigint: NUMBER,
+  numeric: NUMBER,
+  real: NUMBER,
+  "double precision": NUMBER,
+  boolean: { kind: "boolean" },
+  char: TEXT,
+  varchar: TEXT,
+  text: TEXT,
+  jsonb: { kind: "json" },
+  date: format("date"),
+  timestamptz: format("date-time"),
+  timestamp: format("date-time"),
+  time: format("time"),
+  interval: format("interval"),
+  uuid: format("uuid"),
+  bytea: format("bytea"),
+} as const satisfies Record<PgTypeName, ValueType>;
 
 /** How a column's value appears in a route's JSON. */
 export function valueType(column: Column): ValueType {
-  if (NUMBER.has(column.type)) return { kind: "number" };
-  if (column.type === "BOOLEAN") return { kind: "boolean" };
-  if (column.type === "JSON" || column.type === "JSONB") return { kind: "json" };
   if (column.type === "ENUM") return { kind: "enum", values: parseEnumValues(column.value ?? "") ?? [] };
-  const format = STRING_FORMAT[column.type];
-  return format ? { kind: "string", format } : { kind: "string" };
+  return BY_PG_TYPE[pgType(column).name];
 }
 
 interface Source {
