@@ -4,7 +4,7 @@
 import type { Model } from "../model/index.ts";
 import { typesSource } from "./types.ts";
 
-export { typesSource } from "./types.ts";
+export { routeTypeNames, typesSource } from "./types.ts";
 
 /** File name (relative to `<app>/generated/`) -> content. */
 export function generatedFiles(model: Model): Map<string, string> {

@@ -165,7 +165,7 @@ function typeName(text: string): string {
 }
 
 /** `GET /api/v1/user/:id` in group `/api/v1` -> `GetUserById`; unique (a suffix when two meet). */
-function routeTypeNames(routes: readonly ModelRoute[]): Map<ModelRoute, string> {
+export function routeTypeNames(routes: readonly ModelRoute[]): Map<ModelRoute, string> {
   const out = new Map<ModelRoute, string>();
   const taken = new Set<string>();
   for (const route of routes) {
