@@ -6,7 +6,7 @@ import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type pg from "pg";
 import { buildModel } from "../generator/model/index.ts";
-import { routeColumnMap, routeFunctionName } from "../generator/routes/index.ts";
+import { routeFunctionName } from "../generator/routes/index.ts";
 import type { CustomRoute, EndpointGroup, Schema } from "../generator/schema/types.ts";
 import { isStandardRoute } from "../generator/schema/types.ts";
 import { ident } from "../generator/sql/sql.ts";
@@ -169,7 +169,7 @@ export function buildGateway({
         usesGlobals,
         globalParams: schema.globalParams,
         ...(config.preparedStatements === false ? { preparedStatements: false } : {}),
-        ...(route.type === "PAGED" ? { columnRules: columnRules(routeColumnMap(schema, route)) } : {}),
+        ...(route.type === "PAGED" ? { columnRules: columnRules(model.routeOf(route).filterColumns) } : {}),
         ...(write ? { write } : {}),
       });
       callable.set(routeKey(route.method, `${group.baseUrl}${route.path}`), {

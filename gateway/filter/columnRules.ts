@@ -1,14 +1,13 @@
 // Which names a caller may filter and sort a PAGED route by and, when not, why: the gateway answers
-// these itself, with the reason (docs/query-language.md, "Errors"). The rules are the route
-// function's (generator/routes/filter.ts, api.filter_sql, kinds/paged.ts), which keeps its own
-// generic check as defense in depth.
+// these itself, with the reason (docs/query-language.md, "Errors"). The names and the rule hiding
+// each are the model's (generator/model/filterColumns.ts), the same the route function's map is
+// built from (generator/routes/filter.ts), which keeps its own check as defense in depth.
 //
 // Saying that a column is hidden from the caller's role tells no more than the docs do (the schema
 // is public to clients): it never says which roles or scopes would see it, and suggestions ("did
 // you mean") only name what the caller may use.
 
-import type { ColumnMap, Entry } from "../../generator/routes/filter.ts";
-import type { Access } from "../../generator/routes/permissions.ts";
+import type { FilterColumn, FilterColumns } from "../../generator/model/index.ts";
 import { closest } from "../../generator/schema/suggest.ts";
 import { type AuthResult, allowedFor } from "../auth/context.ts";
 
@@ -32,19 +31,17 @@ export interface ColumnRules {
   why(column: string, use: ColumnUse, auth: AuthResult): string | null;
 }
 
-/** Compiled once per route from its column map; `why` costs a map lookup or two when allowed. */
-export function columnRules(map: ColumnMap): ColumnRules {
-  const { entries, unavailable } = map;
-  const accessOf = new Map<string, Access>();
-  for (const rule of map.restricted) for (const key of rule.keys) accessOf.set(key, rule.access);
-
+/** Built once per route from the model; `why` costs a map lookup or two when allowed. */
+export function columnRules({ entries, unavailable }: FilterColumns): ColumnRules {
   const hidden = (key: string, auth: AuthResult): string | null => {
-    const access = accessOf.get(key);
+    const access = entries.get(key)?.access;
     if (!access || allowedFor(access, auth)) return null;
     return access.roles.length > 0 ? REASONS.hiddenRole : REASONS.hiddenScopes;
   };
-  const usable = (key: string, entry: Entry, use: ColumnUse, auth: AuthResult) =>
+  const usable = (key: string, entry: FilterColumn, use: ColumnUse, auth: AuthResult) =>
     (use === "filter" ? entry.filter : entry.sort) && hidden(key, auth) === null;
+  const sameColumn = (a: FilterColumn, b: FilterColumn) =>
+    a.column !== undefined && a.column === b.column && a.source === b.source;
 
   /** `table.column.jsonKey`, split as api.filter_sql does: the key is everything after the second dot. */
   const jsonKey = (column: string, use: ColumnUse, auth: AuthResult): string | null | undefined => {
@@ -69,7 +66,7 @@ export function columnRules(map: ColumnMap): ColumnRules {
     const property = first === undefined ? undefined : entries.get(first);
     if (use === "filter" && key !== undefined && more.length === 0 && property?.json) {
       for (const [name, entry] of entries) {
-        if (name.split(".").length === 2 && entry.sql === property.sql && usable(name, entry, use, auth)) {
+        if (name.split(".").length === 2 && sameColumn(entry, property) && usable(name, entry, use, auth)) {
           return `${REASONS.unknown} (did you mean "${name}.${key}"? a JSON key needs table.column.jsonKey)`;
         }
       }

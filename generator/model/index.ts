@@ -7,8 +7,11 @@ import { modelRoute } from "./routes.ts";
 import { modelTable } from "./tables.ts";
 import type { Model, ModelRoute, ModelTable } from "./types.ts";
 
+export type { FilterColumn, Unavailable } from "./filterColumns.ts";
+
 export type {
   Access,
+  FilterColumns,
   Model,
   ModelColumn,
   ModelProperty,

@@ -6,6 +6,7 @@
 // sent as null). Generated TypeScript types and documentation read this.
 
 import { parseEnumValues } from "../schema/index.ts";
+import { simpleSelector } from "../schema/queries.ts";
 import type { Column, Join, ResponseProperty, Table } from "../schema/types.ts";
 import { type PgTypeName, pgType } from "../tables/columnType.ts";
 
@@ -71,8 +72,6 @@ interface Source {
   outer: boolean;
 }
 
-const SIMPLE_SELECTOR = /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$/;
-
 /** One query's names (base table and join aliases), then the enclosing queries'. */
 class Names {
   private readonly own = new Map<string, Source>();
@@ -107,9 +106,9 @@ export function responseProperties(
       const items = responseProperties(table(sub.table), sub.joins, sub.properties, table, names);
       return { name: p.name, type: { kind: "json" }, nullable: false, optional: false, items };
     }
-    const simple = SIMPLE_SELECTOR.exec((p.selector ?? "").trim());
-    const source = simple ? names.resolve(simple[1] as string) : undefined;
-    const column = source?.table.columns.find((c) => c.name === simple?.[2]);
+    const simple = p.selector === undefined ? undefined : simpleSelector(p.selector);
+    const source = simple ? names.resolve(simple.name) : undefined;
+    const column = source?.table.columns.find((c) => c.name === simple?.column);
     if (source && column) {
       const restricted = column.roles.length > 0 || column.scopes.length > 0;
       return {

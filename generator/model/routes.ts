@@ -4,9 +4,12 @@
 import { isRestricted } from "../routes/permissions.ts";
 import { routeMentions } from "../schema/index.ts";
 import { type EndpointGroup, isStandardRoute, type Route } from "../schema/types.ts";
+import { type FilterColumns, routeFilterColumns } from "./filterColumns.ts";
 import { responseProperties } from "./response.ts";
 import type { ModelRoute, ModelTable } from "./types.ts";
 import { paramWrites } from "./writes.ts";
+
+const NO_FILTER_COLUMNS: FilterColumns = { entries: new Map(), unavailable: new Map() };
 
 export function modelRoute(
   route: Route,
@@ -33,5 +36,6 @@ export function modelRoute(
       : [],
     writes:
       isStandardRoute(route) && route.method !== "GET" ? paramWrites(route, table(route.table).table) : [],
+    filterColumns: isStandardRoute(route) ? routeFilterColumns(route, table) : NO_FILTER_COLUMNS,
   };
 }

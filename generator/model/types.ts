@@ -6,10 +6,11 @@
 import type { Access } from "../routes/permissions.ts";
 import type { Column, EndpointGroup, HttpMethod, Policy, Route, Schema, Table } from "../schema/types.ts";
 import type { ConstraintIndex } from "./constraints.ts";
+import type { FilterColumns } from "./filterColumns.ts";
 import type { ModelProperty, ValueType } from "./response.ts";
 import type { ParamWrite } from "./writes.ts";
 
-export type { Access, ModelProperty, ParamWrite, ValueType };
+export type { Access, FilterColumns, ModelProperty, ParamWrite, ValueType };
 
 /** A table's column with what its rules mean. */
 export interface ModelColumn {
@@ -79,6 +80,8 @@ export interface ModelRoute {
    * against its column (DELETE writes none, but its parameters naming columns are checked alike).
    */
   readonly writes: readonly ParamWrite[];
+  /** Standard routes: what callers may filter and sort on, by name (model/filterColumns.ts). */
+  readonly filterColumns: FilterColumns;
 }
 
 export interface Model {

@@ -5,7 +5,6 @@
 import { buildModel } from "../model/index.ts";
 import type { EndpointGroup, Schema, StandardRoute } from "../schema/types.ts";
 import { isStandardRoute } from "../schema/types.ts";
-import { type ColumnMap, filterColumns } from "./filter.ts";
 import { functionStatements } from "./function.ts";
 import { helperStatements } from "./helpers.ts";
 import { array } from "./kinds/array.ts";
@@ -77,14 +76,6 @@ function querySpec(route: StandardRoute): QuerySpec {
     ...(route.orderBy ? { orderBy: route.orderBy } : {}),
     ...(route.groupBy ? { groupBy: route.groupBy } : {}),
   };
-}
-
-/**
- * What a route lets callers filter and sort on, and which of those keys each column rule hides:
- * the same map its function holds, so the gateway can point at a bad filter column's position.
- */
-export function routeColumnMap(schema: Schema, route: StandardRoute): ColumnMap {
-  return filterColumns(compileQuery(querySpec(route), buildModel(schema), new Checks(), ""));
 }
 
 /**

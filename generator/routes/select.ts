@@ -11,6 +11,7 @@
 // reference the loader normalised (`"alias"."column"`) works as written.
 
 import type { Model } from "../model/index.ts";
+import { simpleSelector } from "../schema/queries.ts";
 import type {
   Column,
   GroupBy,
@@ -64,8 +65,6 @@ export interface CompiledQuery {
   /** Appended to every order so it is total: the primary key, or the groupBy column when grouped. */
   tiebreak: Sql[];
 }
-
-const SIMPLE_SELECTOR = /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$/;
 
 const JOIN_SQL = {
   INNER: sql`INNER JOIN`,
@@ -171,13 +170,12 @@ function property(
   }
   if (p.selector === undefined)
     throw new Error(`response property "${p.name}" needs a selector or a subquery`);
-  const simple = SIMPLE_SELECTOR.exec(p.selector.trim());
+  const simple = simpleSelector(p.selector);
   if (simple) {
-    const [, name, columnName] = simple as unknown as [string, string, string];
-    const source = scope.resolve(name);
+    const source = scope.resolve(simple.name);
     if (source) {
-      const column = scope.column(name, columnName);
-      return { kind: "column", name: p.name, expr: ident(source.name, columnName), source, column };
+      const column = scope.column(simple.name, simple.column);
+      return { kind: "column", name: p.name, expr: ident(source.name, simple.column), source, column };
     }
   }
   return { kind: "raw", name: p.name, expr: sql`(${rawSql(p.selector, scope)})` };

@@ -151,6 +151,12 @@ function localSource(
 
 const SIMPLE_SELECTOR = /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$/;
 
+/** `alias.column` (a plain column of a source), or undefined for any other selector (raw SQL). */
+export function simpleSelector(selector: string): { name: string; column: string } | undefined {
+  const match = SIMPLE_SELECTOR.exec(selector.trim());
+  return match ? { name: match[1] as string, column: match[2] as string } : undefined;
+}
+
 /** Response properties (a route's `response`, a subquery's `properties`), recursively. */
 export function checkProperties(env: QueryEnv, list: ResponseProperty[], path: string): void {
   const { ctx } = env;
@@ -175,12 +181,12 @@ export function checkProperties(env: QueryEnv, list: ResponseProperty[], path: s
 
 /** Checks a selector; returns it with its table rewritten to the resolved name (`user.id` -> `owner.id`). */
 function checkSelector(env: QueryEnv, selector: string, path: string): string {
-  const simple = SIMPLE_SELECTOR.exec(selector.trim());
+  const simple = simpleSelector(selector);
   if (simple) {
-    const source = resolveSource(env, simple[1] as string, path);
+    const source = resolveSource(env, simple.name, path);
     if (!source) return selector;
-    checkColumn(env.ctx, source.info, simple[2] as string, path);
-    return `${source.name}.${simple[2]}`;
+    checkColumn(env.ctx, source.info, simple.column, path);
+    return `${source.name}.${simple.column}`;
   }
   const word = selector.trim();
   if (IDENTIFIER.test(word)) {

@@ -1,5 +1,5 @@
 // columnRules: which names a caller may filter and sort a PAGED route by and, when not, why
-// (docs/query-language.md, "Errors"). Built from the real column maps of the example app's
+// (docs/query-language.md, "Errors"). Built from the model's filter columns of the example app's
 // project list and the features schema's member routes; no database.
 
 import fs from "node:fs";
@@ -8,7 +8,8 @@ import t from "tap";
 import { readAppSchema } from "../../app/load.ts";
 import type { AuthResult } from "../../gateway/auth/types.ts";
 import { type ColumnRules, columnRules, REASONS } from "../../gateway/filter/columnRules.ts";
-import { routeColumnMap } from "../../generator/routes/index.ts";
+import { routeFilterColumns } from "../../generator/model/filterColumns.ts";
+import { buildModel } from "../../generator/model/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { Schema, StandardRoute } from "../../generator/schema/types.ts";
 
@@ -18,7 +19,7 @@ function rulesFor(schema: Schema, fullPath: string): ColumnRules {
   for (const group of schema.endpoints) {
     for (const route of group.routes) {
       if (route.method === "GET" && `${group.baseUrl}${route.path}` === fullPath) {
-        return columnRules(routeColumnMap(schema, route as StandardRoute));
+        return columnRules(buildModel(schema).routeOf(route).filterColumns);
       }
     }
   }
@@ -116,7 +117,8 @@ t.test("a column rule by scopes says so", async (t) => {
   const group = schema.endpoints[0];
   const team = group?.routes.find((r) => r.method === "GET" && r.path === "/team") as StandardRoute;
   t.ok(team, "GET /team exists");
-  const rules = columnRules(routeColumnMap(schema, { ...team, type: "PAGED" }));
+  const model = buildModel(schema);
+  const rules = columnRules(routeFilterColumns({ ...team, type: "PAGED" }, model.table));
   t.equal(rules.why("budget", "filter", as("admin")), REASONS.hiddenScopes);
   t.equal(rules.why("budget", "filter", as("admin", ["finance"])), null);
 });

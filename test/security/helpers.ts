@@ -8,7 +8,8 @@ import path from "node:path";
 import pg from "pg";
 import type { Test } from "tap";
 import { migrateApp } from "../../db/migrate.ts";
-import { type RouteFunction, routeColumnMap, routeFunctions } from "../../generator/routes/index.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import { type RouteFunction, routeFunctions } from "../../generator/routes/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { Schema } from "../../generator/schema/types.ts";
 import { connect, testDatabase } from "../harness/db.ts";
@@ -239,7 +240,7 @@ export function hostileParams(schema: Schema, fn: RouteFunction): unknown[] {
     sets.push(Object.fromEntries(names.map((n) => [n, n in PLAUSIBLE ? PLAUSIBLE[n] : SQL_TEXT])));
   }
   if (fn.route.type === "PAGED") {
-    const keys = [...routeColumnMap(schema, fn.route).entries.keys()];
+    const keys = [...buildModel(schema).routeOf(fn.route).filterColumns.entries.keys()];
     for (const value of HOSTILE_VALUES.slice(0, 4)) {
       sets.push({ sortBy: value }, { sortOrder: value }, { page: value }, { perPage: value });
       sets.push({ filter: { column: value, op: "eq", value: "1" } });
@@ -267,7 +268,7 @@ function nestFilter(depth: number): unknown {
 export function exercisingParams(schema: Schema, fn: RouteFunction): unknown[] {
   const sets: unknown[] = [{}];
   if (fn.route.type === "PAGED") {
-    const entries = [...routeColumnMap(schema, fn.route).entries];
+    const entries = [...buildModel(schema).routeOf(fn.route).filterColumns.entries];
     const filterable = entries.find(([, e]) => e.filter)?.[0];
     const sortable = entries.find(([, e]) => e.sort)?.[0];
     if (filterable) sets.push({ filter: { column: filterable, op: "notnull" } });

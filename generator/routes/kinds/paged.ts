@@ -145,7 +145,7 @@ export const paged: Kind = (route, compile) => ({
     const i1 = `${indent}  `;
     const i2 = `${i1}  `;
     const q = compile(`${i1}    `);
-    const map = filterColumns(q);
+    const map = filterColumns(q, q.scope.model.routeOf(route).filterColumns);
     const order = (descending: boolean) => orderList(q.order, q.tiebreak, descending).toString();
     const tiebreak = (descending: boolean) => orderList([], q.tiebreak, descending).toString();
     const [a, b, c, d] = dynamicPieces(q, i1).map((p) => literal(p));
