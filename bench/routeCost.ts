@@ -29,10 +29,9 @@ for (const [label, p, query] of [
   ["GET /user/me", "/user/me", {}],
   ["GET /user/paged?page=2&perPage=20", "/user/paged", { page: "2", perPage: "20" }],
 ] as const) {
-  const run = compileStandardRoute(route(p), group, {
+  const run = compileStandardRoute(buildModel(schema).routeOf(route(p)), {
     maxPerPage: 100,
     globalParams: schema.globalParams,
-    usesGlobals: buildModel(schema).routeOf(route(p)).globals,
   });
   const request = (): RouteRequest => ({ query: { ...query }, params: {}, body: undefined, headers: {} });
   for (let i = 0; i < 20_000; i++) await run(runner, structuredClone(auth), request());

@@ -6,7 +6,6 @@ import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type pg from "pg";
 import { buildModel } from "../generator/model/index.ts";
-import { routeFunctionName } from "../generator/routes/index.ts";
 import type { CustomRoute, EndpointGroup, Schema } from "../generator/schema/types.ts";
 import { isStandardRoute } from "../generator/schema/types.ts";
 import { ident } from "../generator/sql/sql.ts";
@@ -23,7 +22,6 @@ import {
   routeKey,
 } from "./custom/index.ts";
 import { ApiError, errorBody } from "./errors.ts";
-import { columnRules } from "./filter/columnRules.ts";
 import { clientErrorHandler } from "./http/clientError.ts";
 import { registerCors } from "./http/cors.ts";
 import { jsonBodies } from "./http/jsonBody.ts";
@@ -138,65 +136,59 @@ export function buildGateway({
   if (publicDir) registerStatic(app, publicDir);
   registerRealtime(app, { schema, pool, authenticate, config: config.realtime });
 
-  const tables = new Map(schema.database.map((table) => [table.name, table]));
   // Standard routes as `req.db.call` runs them, by `METHOD /full/path`.
   const callable = new Map<string, CallableRoute>();
   const customs: { route: CustomRoute; group: EndpointGroup }[] = [];
   // `METHOD /url` of upload routes: their bodies are multipart, not JSON (the 415 message says so).
   const uploadRoutes = new Set<string>();
-  for (const group of schema.endpoints) {
-    for (const route of group.routes) {
-      if (!isStandardRoute(route)) {
-        customs.push({ route, group });
-        if (route.fileUploadType) uploadRoutes.add(`${route.method} ${group.baseUrl}${route.path}`);
-        continue;
-      }
-      const table = tables.get(route.table);
-      const write =
-        route.method !== "GET" && table
-          ? {
-              columnChecks: compileColumnChecks(route, model.routeOf(route).writes),
-              errors: {
-                constraints: routeConstraints(model.constraints, model.routeOf(route)),
-                method: route.method,
-                table: route.table,
-              },
-            }
-          : undefined;
-      const usesGlobals = model.routeOf(route).globals;
-      const run = compileStandardRoute(route, group, {
-        maxPerPage: config.maxPerPage,
-        usesGlobals,
-        globalParams: schema.globalParams,
-        ...(config.preparedStatements === false ? { preparedStatements: false } : {}),
-        ...(route.type === "PAGED" ? { columnRules: columnRules(model.routeOf(route).filterColumns) } : {}),
-        ...(write ? { write } : {}),
-      });
-      callable.set(routeKey(route.method, `${group.baseUrl}${route.path}`), {
-        functionSql: String(ident("api", routeFunctionName(route, group))),
-        access: { roles: route.roles, scopes: route.scopes, usesGlobals },
-        ...(write ? { errors: write.errors } : {}),
-      });
-      const replica = route.method === "GET" ? reads : undefined;
-      app.route({
-        method: route.method,
-        url: `${group.baseUrl}${route.path}`,
-        handler: async (request: FastifyRequest, reply: FastifyReply) => {
-          // Set first, so an error answer of a deprecated route carries them too
-          // (docs/schema.md "Deprecation").
-          reply.headers(run.deprecation);
-          const auth = await authenticate(request);
-          const db = replica && !wantsPrimary(request.headers) ? replica : pool;
-          const out = await run(db, auth, {
-            query: request.query as RouteRequest["query"],
-            params: request.params as RouteRequest["params"],
-            body: request.body,
-            headers: request.headers,
-          });
-          return reply.code(out.status).headers(out.headers).send(out.body);
-        },
-      });
+  for (const modelRoute of model.routes) {
+    const { route, group } = modelRoute;
+    if (!isStandardRoute(route)) {
+      customs.push({ route, group });
+      if (route.fileUploadType) uploadRoutes.add(modelRoute.key);
+      continue;
     }
+    const write =
+      route.method !== "GET"
+        ? {
+            columnChecks: compileColumnChecks(route, modelRoute.writes),
+            errors: {
+              constraints: routeConstraints(model.constraints, modelRoute),
+              method: route.method,
+              table: route.table,
+            },
+          }
+        : undefined;
+    const run = compileStandardRoute(modelRoute, {
+      maxPerPage: config.maxPerPage,
+      globalParams: schema.globalParams,
+      ...(config.preparedStatements === false ? { preparedStatements: false } : {}),
+      ...(write ? { write } : {}),
+    });
+    callable.set(modelRoute.key, {
+      functionSql: String(ident("api", modelRoute.functionName as string)),
+      access: { roles: route.roles, scopes: route.scopes, usesGlobals: modelRoute.globals },
+      ...(write ? { errors: write.errors } : {}),
+    });
+    const replica = route.method === "GET" ? reads : undefined;
+    app.route({
+      method: route.method,
+      url: `${group.baseUrl}${route.path}`,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        // Set first, so an error answer of a deprecated route carries them too
+        // (docs/schema.md "Deprecation").
+        reply.headers(run.deprecation);
+        const auth = await authenticate(request);
+        const db = replica && !wantsPrimary(request.headers) ? replica : pool;
+        const out = await run(db, auth, {
+          query: request.query as RouteRequest["query"],
+          params: request.params as RouteRequest["params"],
+          body: request.body,
+          headers: request.headers,
+        });
+        return reply.code(out.status).headers(out.headers).send(out.body);
+      },
+    });
   }
 
   // Custom routes, in their own scope: only they parse multipart bodies (a standard route

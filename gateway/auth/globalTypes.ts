@@ -5,7 +5,7 @@
 // once per request, before any SQL: such credentials do not describe a caller this schema can
 // have, so the caller is treated as presenting invalid credentials (401, the reason logged).
 
-import { inferGlobalTypes } from "../../generator/api/globals.ts";
+import { buildModel } from "../../generator/model/index.ts";
 import type { Schema } from "../../generator/schema/types.ts";
 import { temporalCheck } from "../request/columns.ts";
 import type { GlobalValue } from "./types.ts";
@@ -79,7 +79,7 @@ export function globalTypeChecker(
   schema: Schema,
 ): (globals: Readonly<Record<string, GlobalValue>>) => string | undefined {
   const checks: [string, GlobalCheck][] = [];
-  for (const [name, type] of inferGlobalTypes(schema)) {
+  for (const [name, type] of buildModel(schema).globalTypes) {
     const check = checkFor(type);
     if (check && schema.globalParams.includes(name)) checks.push([name, check]);
   }

@@ -4,7 +4,7 @@
 // stays unknown (`!(dueDate,eq,x)` leaves out a row whose dueDate is NULL, as on PAGED routes).
 // Values compare by the column's type; they were checked to cast at subscribe time.
 
-import type { PgTypeName } from "../../generator/tables/columnType.ts";
+import type { PgTypeName } from "../../generator/model/index.ts";
 import type { FilterCondition, FilterExpr } from "../filter/parse.ts";
 import type { ResolvedColumn } from "./tables.ts";
 

@@ -3,9 +3,8 @@
 // subscribe message with the filter to evaluate or the standard error to send (docs/realtime.md
 // "Errors"); the database repeats the table, column and row decisions for every event.
 
-import { buildModel } from "../../generator/model/index.ts";
-import type { Column, Schema } from "../../generator/schema/types.ts";
-import { pgType } from "../../generator/tables/columnType.ts";
+import { buildModel, type ModelColumn } from "../../generator/model/index.ts";
+import type { Schema } from "../../generator/schema/types.ts";
 import {
   ANONYMOUS_MESSAGES,
   type AuthResult,
@@ -41,18 +40,18 @@ export function notifyTables(schema: Schema): Map<string, NotifyTable> {
     out.set(table.name, {
       name: table.name,
       access: { roles: table.table.roles, scopes: table.table.scopes },
-      columns: new Map((table.notify ?? []).map((c) => [c.name, describe(c.column)])),
+      columns: new Map((table.notify ?? []).map((c) => [c.name, describe(c)])),
       readable: new Set(table.readable.map((c) => c.name)),
     });
   }
   return out;
 }
 
-function describe(column: Column): NotifyColumn {
+function describe(column: ModelColumn): NotifyColumn {
   return {
     name: column.name,
-    kind: columnKind(pgType(column).name),
-    access: { roles: column.roles, scopes: column.scopes },
+    kind: columnKind(column.pgType.name),
+    access: { roles: column.column.roles, scopes: column.column.scopes },
   };
 }
 

@@ -5,9 +5,8 @@
 // because it is the request's shape that is wrong, not the caller's rights).
 // Each problem goes into `details` under the parameter's name, as the declared validators' do.
 
-import type { ParamWrite } from "../../generator/model/index.ts";
-import type { Column, StandardRoute } from "../../generator/schema/types.ts";
-import { enumValues, pgType } from "../../generator/tables/columnType.ts";
+import type { ModelColumn, ParamWrite } from "../../generator/model/index.ts";
+import type { StandardRoute } from "../../generator/schema/types.ts";
 import type { ErrorDetails } from "../errors.ts";
 
 export const ASSIGNED = "is set by the server and cannot be sent";
@@ -41,9 +40,9 @@ function validDate(y: string, m: string, d: string): boolean {
 }
 
 /** The check a column's type imposes on a JSON value; undefined when Postgres's cast is enough. */
-export function columnCheck(column: Column): Check | undefined {
-  const type = pgType(column);
-  const values = enumValues(column);
+export function columnCheck(column: ModelColumn): Check | undefined {
+  const type = column.pgType;
+  const values = column.enumValues;
   if (values) {
     return (v) =>
       typeof v === "string" && values.includes(v)

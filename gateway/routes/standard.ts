@@ -3,12 +3,12 @@
 // `SELECT api."<route fn>"($1, $2)` as a named prepared statement (unnamed with
 // PG_PREPARED_STATEMENTS=0, docs/scaling.md), whose json text is the body.
 
-import { routeFunctionName } from "../../generator/routes/index.ts";
-import type { EndpointGroup, StandardRoute } from "../../generator/schema/types.ts";
+import type { ModelRoute } from "../../generator/model/index.ts";
+import type { StandardRoute } from "../../generator/schema/types.ts";
 import { ident } from "../../generator/sql/sql.ts";
 import { type AuthResult, checkRoute } from "../auth/context.ts";
 import { ApiError, type ErrorDetails, fromPostgresError, type WriteErrorContext } from "../errors.ts";
-import type { ColumnRules } from "../filter/columnRules.ts";
+import { type ColumnRules, columnRules } from "../filter/columnRules.ts";
 import { checkFilterColumns, type FilterExpr, parseFilter } from "../filter/parse.ts";
 import type { StatementRunner } from "../readPool.ts";
 import { compileRequest, validationError } from "../request/index.ts";
@@ -33,11 +33,7 @@ export interface RouteReply {
 export interface StandardRouteOptions {
   maxPerPage: number;
   globalParams: string[];
-  /** PAGED: which columns the caller may filter and sort by, and why not (filter/columnRules.ts). */
-  columnRules?: ColumnRules;
   /** Unnamed statements when false (PG_PREPARED_STATEMENTS=0: a pooler that cannot keep them). */
-  /** The `#global`s the route reads (the model's): a route that reads one needs a caller. */
-  usesGlobals: readonly string[];
   preparedStatements?: boolean;
   /** Write routes: the body's values against their columns, and the constraint map for errors. */
   write?: {
@@ -48,20 +44,21 @@ export interface StandardRouteOptions {
 
 let statementCounter = 0;
 
-export function compileStandardRoute(
-  route: StandardRoute,
-  group: EndpointGroup,
-  options: StandardRouteOptions,
-) {
+/** A standard route's request handling, from its model (generator/model): validate, check, call. */
+export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRouteOptions) {
+  const route = modelRoute.route as StandardRoute;
   const validate = compileRequest(route, { maxPerPage: options.maxPerPage });
-  const access = { roles: route.roles, scopes: route.scopes, usesGlobals: options.usesGlobals };
+  // A route that reads a `#global` needs a caller who has it.
+  const access = { roles: route.roles, scopes: route.scopes, usesGlobals: modelRoute.globals };
+  // PAGED: which columns the caller may filter and sort by, and why not.
+  const rules = route.type === "PAGED" ? columnRules(modelRoute.filterColumns) : undefined;
   const statement = {
     // Named: Postgres parses and plans the call once per connection.
     ...(options.preparedStatements === false ? {} : { name: `route_${++statementCounter}` }),
-    text: `SELECT ${ident("api", routeFunctionName(route, group))}($1::jsonb, $2::jsonb)`,
+    text: `SELECT ${ident("api", modelRoute.functionName as string)}($1::jsonb, $2::jsonb)`,
     rowMode: "array" as const,
   };
-  const deprecation = deprecationHeaders(route.deprecation, group.baseUrl);
+  const deprecation = deprecationHeaders(route.deprecation, modelRoute.group.baseUrl);
   const headers = { "content-type": "application/json; charset=utf-8", ...deprecation };
   const paged = route.type === "PAGED";
   const ctxJson = compileCtxJson(options.globalParams);
@@ -83,12 +80,12 @@ export function compileStandardRoute(
       if (!parsed.ok) {
         throw new ApiError("BAD_REQUEST", `invalid filter: ${parsed.error.message}`);
       }
-      if (options.columnRules) checkFilter(parsed.ast, options.columnRules, auth);
+      if (rules) checkFilter(parsed.ast, rules, auth);
       params.filter = parsed.ast;
     }
     // The route function treats an empty sortBy as none; it checks the name whatever the sortOrder.
-    if (paged && options.columnRules && typeof params.sortBy === "string" && params.sortBy !== "") {
-      const why = options.columnRules.why(params.sortBy, "sort", auth);
+    if (rules && typeof params.sortBy === "string" && params.sortBy !== "") {
+      const why = rules.why(params.sortBy, "sort", auth);
       if (why !== null) {
         throw new ApiError(
           "BAD_REQUEST",

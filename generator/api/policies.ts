@@ -12,16 +12,17 @@
 // says is exactly what holds. Policy expressions are bound when created, with search_path `public`
 // (set by the layer), so `custom` SQL may name tables without a schema.
 
+import { buildModel } from "../model/index.ts";
 import type { Column, Policy, Schema, Table } from "../schema/types.ts";
 import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
 import { TABLE_SCHEMA, tableRef } from "../tables/names.ts";
 import { compileConditions } from "./conditions.ts";
-import { castTypeOf, globalExpr, inferGlobalTypes, textArray } from "./globals.ts";
+import { castTypeOf, globalExpr, textArray } from "./globals.ts";
 import { ALL_ROWS_POLICY, API_OWNER, policyName, TABLE_ACCESS_POLICY } from "./names.ts";
 import { allowedCheck, isRestricted } from "./views.ts";
 
 export function policyStatements(schema: Schema): string[] {
-  const globalTypes = inferGlobalTypes(schema);
+  const globalTypes = buildModel(schema).globalTypes;
   return [
     dropPoliciesOn(schema.database.map((t) => t.name)),
     ...schema.database.flatMap((table) => tablePolicies(table, globalTypes)),
@@ -52,7 +53,7 @@ END
 $do$`.toString();
 }
 
-function tablePolicies(table: Table, globalTypes: Map<string, string>): string[] {
+function tablePolicies(table: Table, globalTypes: ReadonlyMap<string, string>): string[] {
   const ref = tableRef(table.name);
   const owner = ident(API_OWNER);
   const statements = [sql`ALTER TABLE ${ref} ENABLE ROW LEVEL SECURITY`.toString()];
@@ -77,7 +78,7 @@ function tablePolicies(table: Table, globalTypes: Map<string, string>): string[]
 }
 
 /** `has_role(roles) AND has_scopes(scopes) AND (<where>)`, leaving out the parts that are always true. */
-export function policyCondition(table: Table, policy: Policy, globalTypes: Map<string, string>): Sql {
+export function policyCondition(table: Table, policy: Policy, globalTypes: ReadonlyMap<string, string>): Sql {
   const parts: Sql[] = [];
   if (policy.roles.length > 0) parts.push(sql`(SELECT api.has_role(${textArray(policy.roles)}))`);
   if (policy.scopes.length > 0) parts.push(sql`(SELECT api.has_scopes(${textArray(policy.scopes)}))`);

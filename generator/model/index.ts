@@ -1,6 +1,7 @@
 // The model stage: `buildModel(schema)` once, after the loader validated and normalised the
 // schema, before any emitter or the gateway (docs/architecture.md "The model").
 
+import { inferGlobalTypes } from "../api/globals.ts";
 import type { Route, Schema } from "../schema/types.ts";
 import { constraintIndex } from "./constraints.ts";
 import { modelRoute } from "./routes.ts";
@@ -18,6 +19,8 @@ export type {
   ModelRoute,
   ModelTable,
   ParamWrite,
+  PgType,
+  PgTypeName,
   RouteKind,
   ValueType,
 } from "./types.ts";
@@ -59,5 +62,6 @@ function resolve(schema: Schema): Model {
     routeOf,
     constraints: constraintIndex(schema),
     notifyTables: tables.filter((t) => t.notify !== undefined),
+    globalTypes: inferGlobalTypes(schema),
   };
 }

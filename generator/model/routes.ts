@@ -1,6 +1,7 @@
 // Routes resolved once: the full path clients call, where parameters come from, the route rule,
 // and what a standard route reads from the caller (`#global`s) and the request (`$param`s).
 
+import { routeFunctionName } from "../routes/names.ts";
 import { isRestricted } from "../routes/permissions.ts";
 import { routeMentions } from "../schema/index.ts";
 import { type EndpointGroup, isStandardRoute, type Route } from "../schema/types.ts";
@@ -24,6 +25,7 @@ export function modelRoute(
     method: route.method,
     path,
     key: `${route.method} ${path}`,
+    functionName: isStandardRoute(route) ? routeFunctionName(route, group) : undefined,
     kind: route.type,
     access: isRestricted(route) ? { roles: route.roles, scopes: route.scopes } : undefined,
     pathParams: route.path.split("/").flatMap((s) => (s.startsWith(":") ? [s.slice(1)] : [])),
@@ -34,8 +36,7 @@ export function modelRoute(
     response: isStandardRoute(route)
       ? responseProperties(table(route.table).table, route.joins, route.response, (name) => table(name).table)
       : [],
-    writes:
-      isStandardRoute(route) && route.method !== "GET" ? paramWrites(route, table(route.table).table) : [],
+    writes: isStandardRoute(route) && route.method !== "GET" ? paramWrites(route, table(route.table)) : [],
     filterColumns: isStandardRoute(route) ? routeFilterColumns(route, table) : NO_FILTER_COLUMNS,
   };
 }

@@ -5,6 +5,7 @@ import { isRestricted } from "../routes/permissions.ts";
 import { primaryKey, sqlMentions } from "../schema/index.ts";
 import type { Column, Table, WhereCondition } from "../schema/types.ts";
 import { classifyValue } from "../schema/values.ts";
+import { enumValues, pgType } from "../tables/columnType.ts";
 import type { Access, ModelColumn, ModelTable } from "./types.ts";
 
 const accessOf = (rule: { roles: readonly string[]; scopes: readonly string[] }): Access | undefined =>
@@ -40,6 +41,8 @@ function modelColumn(column: Column, inKey: boolean): ModelColumn {
     primaryKey: inKey,
     private: column.private === true,
     access: accessOf(column),
+    pgType: pgType(column),
+    enumValues: enumValues(column),
   };
 }
 

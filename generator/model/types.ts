@@ -5,12 +5,13 @@
 
 import type { Access } from "../routes/permissions.ts";
 import type { Column, EndpointGroup, HttpMethod, Policy, Route, Schema, Table } from "../schema/types.ts";
+import type { PgType, PgTypeName } from "../tables/columnType.ts";
 import type { ConstraintIndex } from "./constraints.ts";
 import type { FilterColumns } from "./filterColumns.ts";
 import type { ModelProperty, ValueType } from "./response.ts";
 import type { ParamWrite } from "./writes.ts";
 
-export type { Access, FilterColumns, ModelProperty, ParamWrite, ValueType };
+export type { Access, FilterColumns, ModelProperty, ParamWrite, PgType, PgTypeName, ValueType };
 
 /** A table's column with what its rules mean. */
 export interface ModelColumn {
@@ -24,6 +25,10 @@ export interface ModelColumn {
   readonly private: boolean;
   /** The column rule (roles/scopes); undefined when everyone who may read the table sees it. */
   readonly access: Access | undefined;
+  /** The Postgres type every schema spelling of the column's type resolves to. */
+  readonly pgType: PgType;
+  /** ENUM columns: the values, in order. */
+  readonly enumValues: readonly string[] | undefined;
 }
 
 export interface ModelTable {
@@ -60,6 +65,8 @@ export interface ModelRoute {
   readonly path: string;
   /** `METHOD /full/path`: how messages and logs name the route. */
   readonly key: string;
+  /** Standard routes: the name of the route's function in schema `api`. */
+  readonly functionName: string | undefined;
   readonly kind: RouteKind;
   /** The route rule; undefined when anyone may call it. */
   readonly access: Access | undefined;
@@ -98,4 +105,6 @@ export interface Model {
   readonly constraints: ConstraintIndex;
   /** The tables with `notify`, in schema order. */
   readonly notifyTables: readonly ModelTable[];
+  /** Each `#global`'s Postgres cast type, inferred from the columns it meets (api/globals.ts). */
+  readonly globalTypes: ReadonlyMap<string, string>;
 }

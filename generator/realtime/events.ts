@@ -20,10 +20,11 @@
 // `public` because policy SQL was bound with it (generator/api/layer.ts); pg_temp last, and the
 // caller cannot create objects in `public`.
 
-import { inferGlobalTypes, textArray } from "../api/globals.ts";
+import { textArray } from "../api/globals.ts";
 import { policyCondition } from "../api/policies.ts";
 import { isRestricted } from "../api/views.ts";
 import { sqlstateOf } from "../model/errors.ts";
+import { buildModel } from "../model/index.ts";
 import type { Schema } from "../schema/types.ts";
 import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
 import { columnTypeSql } from "../tables/columnType.ts";
@@ -32,7 +33,7 @@ import { OUTBOX } from "./names.ts";
 import { type NotifyTable, notifyTables } from "./tables.ts";
 
 export function eventsFunctionStatement(schema: Schema): string {
-  const globalTypes = inferGlobalTypes(schema);
+  const globalTypes = buildModel(schema).globalTypes;
   const tables = notifyTables(schema);
   const declarations = tables.map(
     (_, i) => sql`  ${v("allow", i)} boolean;\n  ${v("hide", i)} text[];\n  ${v("drop", i)} text[];`,
@@ -119,7 +120,7 @@ function tableSetup(t: NotifyTable, i: number): Sql {
   ${v("drop", i)} := ${textArray(notSent)} || ${v("hide", i)};`;
 }
 
-function branch(t: NotifyTable, i: number, globalTypes: Map<string, string>): Sql {
+function branch(t: NotifyTable, i: number, globalTypes: ReadonlyMap<string, string>): Sql {
   const name = literal(t.table.name);
   const visible = (image: Sql) => {
     if (t.table.policies.length === 0) return sql`${image} IS NOT NULL`;

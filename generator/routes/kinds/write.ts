@@ -16,7 +16,7 @@
 // the column its default, PUT/PATCH keep the stored value. Writing NULL there instead would
 // silently erase data the client never mentioned. The rules are docs/schema.md "Write rules".
 
-import { paramWrites } from "../../model/writes.ts";
+import type { ParamWrite } from "../../model/writes.ts";
 import type { Assignment, Column, StandardRoute, Table } from "../../schema/types.ts";
 import { classifyValue } from "../../schema/values.ts";
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
@@ -25,7 +25,7 @@ import { tableRef } from "../../tables/names.ts";
 import { nl } from "../layout.ts";
 import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
 import { primaryKeyColumns } from "../scope.ts";
-import { type CompiledQuery, columnAccess, selectSql } from "../select.ts";
+import { type CompiledQuery, selectSql } from "../select.ts";
 import { CTX, castSql, castType, PARAMS, runtimeValue } from "../values.ts";
 import { conflictMessage, notFoundMessage } from "./one.ts";
 import type { Kind, KindBody } from "./types.ts";
@@ -44,7 +44,7 @@ const present = (name: string): Sql => sql`${PARAMS} ? ${literal(name)}`;
 
 /**
  * A server-chosen assignment's value (`#global`, literal) as a value of the column's type.
- * `$param` assignments are request values: `paramWrites`.
+ * `$param` assignments are request values: the model's `writes` (model/writes.ts).
  */
 function assignmentValue(a: Assignment, column: Column): Sql {
   const form = classifyValue(a.value);
@@ -78,10 +78,10 @@ function columnOf(table: Table, name: string): Column {
  * A body value reaching a column the caller may not see: A0403, before anything is
  * written. Through an assignment too: `$p` is the client's value whatever column it lands in.
  */
-function columnChecks(route: StandardRoute, table: Table, indent: string): Sql[] {
+function columnChecks(writes: readonly ParamWrite[], indent: string): Sql[] {
   const out: Sql[] = [];
-  for (const p of paramWrites(route, table)) {
-    const access = columnAccess(p.column);
+  for (const p of writes) {
+    const access = p.column.access;
     if (!access) continue;
     out.push(
       sql`IF ${present(p.param)} AND NOT ${allowedCall(access)} THEN${nl(`${indent}  `)}${raiseComputed(
@@ -156,8 +156,8 @@ export const post: Kind = (route, compile) => {
       const q = compile(`${indent}  `);
       const columns: Sql[] = [];
       const values: Sql[] = [];
-      for (const p of paramWrites(route, table)) {
-        const value = bodyValue(p.param, p.column);
+      for (const p of q.scope.model.routeOf(route).writes) {
+        const value = bodyValue(p.param, p.column.column);
         columns.push(ident(p.column.name));
         if (p.required) {
           values.push(value);
@@ -183,7 +183,11 @@ export const post: Kind = (route, compile) => {
         columns.length === 0
           ? sql`INSERT INTO ${target} DEFAULT VALUES ${returning};`
           : sql`INSERT INTO ${target} (${join(columns)})${nl(indent)}VALUES (${join(values)})${nl(indent)}${returning};`;
-      return [...columnChecks(route, table, indent), insert, ...readBack(q, table, indent)];
+      return [
+        ...columnChecks(q.scope.model.routeOf(route).writes, indent),
+        insert,
+        ...readBack(q, table, indent),
+      ];
     },
   };
 };
@@ -196,9 +200,9 @@ export const update: Kind = (route, compile) => {
     statements: (indent) => {
       const q = compile(`${indent}  `);
       const sets: Sql[] = [];
-      for (const p of paramWrites(route, table)) {
+      for (const p of q.scope.model.routeOf(route).writes) {
         const col = ident(p.column.name);
-        const value = bodyValue(p.param, p.column);
+        const value = bodyValue(p.param, p.column.column);
         sets.push(
           p.required
             ? sql`${col} = ${value}`
@@ -208,7 +212,10 @@ export const update: Kind = (route, compile) => {
       for (const a of serverAssignments(route)) {
         sets.push(sql`${ident(a.name)} = ${assignmentValue(a, columnOf(table, a.name))}`);
       }
-      const out = [...columnChecks(route, table, indent), ...lockOne(route, q, table, indent)];
+      const out = [
+        ...columnChecks(q.scope.model.routeOf(route).writes, indent),
+        ...lockOne(route, q, table, indent),
+      ];
       if (sets.length > 0) {
         out.push(
           sql`UPDATE ${tableRef(table.name)} AS ${ident(route.table)}${nl(indent)}SET ${join(sets, `,\n${indent}    `)}${nl(indent)}WHERE ${keyMatch(route.table, table)};`,
