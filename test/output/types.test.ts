@@ -10,7 +10,7 @@ import t from "tap";
 import ts from "typescript";
 import { writeGeneratedOutput } from "../../app/generated.ts";
 import { buildModel } from "../../generator/model/index.ts";
-import { typesSource } from "../../generator/output/index.ts";
+import { generatedFiles, typesSource } from "../../generator/output/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { Schema } from "../../generator/schema/types.ts";
 import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
@@ -91,12 +91,17 @@ t.test("the types say what the gateway answers", async (t) => {
 });
 
 t.test(
-  "writeGeneratedOutput writes <app>/generated/types.ts, and leaves an unchanged file alone",
+  "writeGeneratedOutput writes every generated file into <app>/generated/, and leaves an unchanged file alone",
   async (t) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-generated-"));
     t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
     const written = writeGeneratedOutput(dir, example);
-    t.same(written, [path.join(dir, "generated/types.ts")]);
+    const names = [...generatedFiles(buildModel(example)).keys()];
+    t.ok(names.includes("types.ts") && names.includes("client.ts"), "the types and the client");
+    t.same(
+      written,
+      names.map((name) => path.join(dir, "generated", name)),
+    );
     t.equal(fs.readFileSync(path.join(dir, "generated/types.ts"), "utf8"), typesSource(buildModel(example)));
     t.same(writeGeneratedOutput(dir, example), [], "nothing to write the second time");
   },
