@@ -47,6 +47,8 @@ export interface GatewayConfig {
   ops: OpsConfig;
   /** Realtime WebSocket settings (docs/realtime.md "Configuration"). */
   realtime: RealtimeConfig;
+  /** `/openapi.json` and the reference page at `/docs` (gateway/http/apiDocs.ts). */
+  apiDocs: boolean;
 }
 
 export interface RealtimeConfig {
@@ -140,6 +142,7 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     ...corsSetting(env),
     ops: opsSettings(env),
     realtime: realtimeSettings(env),
+    apiDocs: oneOf(env, "API_DOCS", ["0", "1"], "1") === "1",
   };
 }
 

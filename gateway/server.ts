@@ -22,6 +22,7 @@ import {
   routeKey,
 } from "./custom/index.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import { registerApiDocs } from "./http/apiDocs.ts";
 import { clientErrorHandler } from "./http/clientError.ts";
 import { registerCors } from "./http/cors.ts";
 import { jsonBodies } from "./http/jsonBody.ts";
@@ -41,7 +42,7 @@ export interface GatewayDeps {
   pool: pg.Pool;
   authenticate: Authenticator;
   config: Pick<GatewayConfig, "maxPerPage" | "bodyLimit" | "logLevel"> &
-    Partial<Pick<GatewayConfig, "preparedStatements" | "ops" | "realtime">> &
+    Partial<Pick<GatewayConfig, "preparedStatements" | "ops" | "realtime" | "apiDocs">> &
     Partial<Pick<GatewayConfig, "handlerTimeoutMs" | "uploadMaxBytes" | "uploadMaxFiles" | "uploadTmpDir">> &
     Partial<
       Pick<GatewayConfig, "requestTimeoutMs" | "connectionTimeoutMs" | "keepAliveTimeoutMs" | "corsOrigins">
@@ -133,6 +134,7 @@ export function buildGateway({
   jsonBodies(app);
   registerCors(app, config.corsOrigins);
   registerOps(app, { pool, servicePool, ops: config.ops });
+  if (config.apiDocs !== false) registerApiDocs(app, model);
   if (publicDir) registerStatic(app, publicDir);
   registerRealtime(app, { schema, pool, authenticate, config: config.realtime });
 

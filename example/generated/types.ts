@@ -335,9 +335,9 @@ export interface GetProjectRequest {
   query: {
     page?: number;
     perPage?: number;
-    sortBy?: string;
-    sortOrder?: "ASC" | "DESC";
     filter?: string;
+    sortBy?: string;
+    sortOrder?: "ASC" | "DESC" | "NONE" | "RAND";
     after?: string;
   };
 }

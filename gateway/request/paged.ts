@@ -2,16 +2,14 @@
 // declared; when a route declares one of them anyway (Restura's fixture does), its validators
 // apply on top of the implicit rules, and `required` is honoured.
 
+import { DEFAULT_PER_PAGE, PAGED_PARAMS, SORT_ORDERS } from "../../generator/model/paging.ts";
 import type { RequestParam } from "../../generator/schema/types.ts";
 import type { Kind } from "./messages.ts";
 import * as msg from "./messages.ts";
 import { declaredDef, type ParamDef } from "./param.ts";
 import type { Check } from "./values.ts";
 
-// `after`: a keyset page's cursor (docs/query-language.md "Keyset pages"); empty starts at the first row.
-export const PAGED_PARAMS = ["page", "perPage", "filter", "sortBy", "sortOrder", "after"] as const;
-export const SORT_ORDERS = ["ASC", "DESC", "NONE", "RAND"] as const;
-export const DEFAULT_PER_PAGE = 10;
+export { PAGED_PARAMS, SORT_ORDERS };
 
 const atLeastOne: Check = (v) => ((v as number) >= 1 ? undefined : msg.atLeast(1));
 

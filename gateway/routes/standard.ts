@@ -4,6 +4,7 @@
 // PG_PREPARED_STATEMENTS=0, docs/scaling.md), whose json text is the body.
 
 import type { ModelRoute } from "../../generator/model/index.ts";
+import { TOTAL_MODES } from "../../generator/model/paging.ts";
 import type { StandardRoute } from "../../generator/schema/types.ts";
 import { ident } from "../../generator/sql/sql.ts";
 import { type AuthResult, checkRoute } from "../auth/context.ts";
@@ -150,7 +151,7 @@ function hasNul(value: unknown): boolean {
   return false;
 }
 
-const PREFER_COUNT = /(?:^|[,;\s])count=(exact|planned|estimated)(?=$|[,;\s])/i;
+const PREFER_COUNT = new RegExp(`(?:^|[,;\\s])count=(${TOTAL_MODES.join("|")})(?=$|[,;\\s])`, "i");
 
 /** The count mode a `Prefer` header asks for; other preferences and unknown values are ignored (RFC 7240). */
 export function preferredCount(prefer: string | string[] | undefined): string | undefined {

@@ -6,6 +6,7 @@
 // schema gives the same text.
 
 import type { Model, ModelProperty, ModelRoute, ModelTable, ValueType } from "../model/index.ts";
+import { PAGED_PARAMS, type PagedParam, SORT_ORDERS } from "../model/paging.ts";
 import { valueType } from "../model/response.ts";
 import { isStandardRoute, type RequestParam } from "../schema/types.ts";
 
@@ -91,20 +92,20 @@ function requestType(route: ModelRoute): string {
   if (route.kind === "PAGED") {
     // The paging parameters every PAGED route takes (docs/query-language.md), unless declared.
     const declared = new Set(r.request.map((p) => p.name));
-    for (const [name, type] of PAGING) if (!declared.has(name)) params.push(`    ${name}?: ${type};`);
+    for (const name of PAGED_PARAMS) if (!declared.has(name)) params.push(`    ${name}?: ${PAGING[name]};`);
   }
   const block = (members: string[]) => (members.length ? `{\n${members.join("\n")}\n  }` : "{}");
   return `{\n  path: ${block(path)};\n  ${route.paramsIn}: ${block(params)};\n}`;
 }
 
-const PAGING: [string, string][] = [
-  ["page", "number"],
-  ["perPage", "number"],
-  ["sortBy", "string"],
-  ["sortOrder", '"ASC" | "DESC"'],
-  ["filter", "string"],
-  ["after", "string"],
-];
+const PAGING: Record<PagedParam, string> = {
+  page: "number",
+  perPage: "number",
+  filter: "string",
+  sortBy: "string",
+  sortOrder: SORT_ORDERS.map((o) => JSON.stringify(o)).join(" | "),
+  after: "string",
+};
 
 function paramMember(route: ModelRoute, p: RequestParam): string {
   // The validators decide what the gateway accepts (docs/schema.md "Request parameters").

@@ -39,6 +39,7 @@
 //   any page as fast as the first. Answers carry `next`, the cursor after their last row (null
 //   on a short page).
 
+import { DEFAULT_PER_PAGE, SORT_ORDERS, TOTAL_MODES } from "../../model/paging.ts";
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { type ColumnMap, columnMapJson, filterColumns } from "../filter.ts";
 import { nl } from "../layout.ts";
@@ -48,9 +49,6 @@ import { type CompiledQuery, orderList, selectSql } from "../select.ts";
 import { type CastType, castSql, textArray } from "../values.ts";
 import type { Kind } from "./types.ts";
 
-export const DEFAULT_PER_PAGE = 10;
-export const SORT_ORDERS = ["ASC", "DESC", "NONE", "RAND"] as const;
-export const TOTAL_MODES = ["exact", "planned", "estimated"] as const;
 /** `estimated`: up to this many matches the total is exact, above it planned. */
 export const ESTIMATED_EXACT_UP_TO = 1000;
 
