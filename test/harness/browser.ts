@@ -41,7 +41,10 @@ export async function withBrowserPage<T>(t: Teardown, fn: (page: Page) => Promis
   });
   t.teardown(async () => {
     await context.close().catch(() => undefined);
-    fs.rmSync(profile, { recursive: true, force: true });
+    // A helper process may still be writing its cache for a moment: retry, and never fail the test.
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    } catch {}
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return fn(page);

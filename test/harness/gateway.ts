@@ -52,6 +52,8 @@ export interface TestGatewayConfig {
   uploadTmpDir?: string;
   /** Serve custom routes without handlers (501). The Restura fixture has none: on by default there. */
   allowMissingHandlers?: boolean;
+  /** `/openapi.json` and `/docs` (on unless false, as API_DOCS). */
+  apiDocs?: boolean;
 }
 
 export function token(claims: Claims, options: jwt.SignOptions = {}): string {
@@ -133,6 +135,7 @@ async function serve(
       ...(config.uploadMaxBytes !== undefined ? { uploadMaxBytes: config.uploadMaxBytes } : {}),
       ...(config.uploadMaxFiles !== undefined ? { uploadMaxFiles: config.uploadMaxFiles } : {}),
       ...(config.uploadTmpDir !== undefined ? { uploadTmpDir: config.uploadTmpDir } : {}),
+      ...(config.apiDocs !== undefined ? { apiDocs: config.apiDocs } : {}),
     },
     handlers,
     allowMissingHandlers: config.allowMissingHandlers ?? false,
