@@ -12,15 +12,14 @@
 //   Every function in `api` is callable by the gateway, so a function that must not be (a
 //   SECURITY DEFINER helper) belongs elsewhere or revokes EXECUTE itself after this step.
 
-import { hasPrivateColumns, readableColumns } from "../schema/privateColumns.ts";
-import type { Table } from "../schema/types.ts";
+import type { ModelTable } from "../model/index.ts";
 import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
 import { TABLE_SCHEMA, tableRef } from "../tables/names.ts";
 import { textArray } from "./globals.ts";
 import { API_GATEWAY, API_OWNER, API_SCHEMA, viewRef } from "./names.ts";
 import { API_SERVICE, serviceGrantStatements } from "./service.ts";
 
-export function grantStatements(tables: readonly Table[]): string[] {
+export function grantStatements(tables: readonly ModelTable[]): string[] {
   const owner = ident(API_OWNER);
   const gateway = ident(API_GATEWAY);
   const service = ident(API_SERVICE);
@@ -50,12 +49,13 @@ $do$`;
   if (tables.length > 0) {
     const refs = join(tables.map((t) => tableRef(t.name)));
     statements.push(sql`GRANT INSERT, UPDATE, DELETE ON TABLE ${refs} TO ${owner}`);
-    const open = tables.filter((t) => !hasPrivateColumns(t));
+    const hasPrivate = (t: ModelTable) => t.readable.length < t.columns.length;
+    const open = tables.filter((t) => !hasPrivate(t));
     if (open.length > 0) {
       statements.push(sql`GRANT SELECT ON TABLE ${join(open.map((t) => tableRef(t.name)))} TO ${owner}`);
     }
-    for (const t of tables.filter(hasPrivateColumns)) {
-      const columns = join(readableColumns(t).map((c) => ident(c.name)));
+    for (const t of tables.filter(hasPrivate)) {
+      const columns = join(t.readable.map((c) => ident(c.name)));
       statements.push(sql`GRANT SELECT (${columns}) ON TABLE ${tableRef(t.name)} TO ${owner}`);
     }
     statements.push(sequences(API_OWNER));

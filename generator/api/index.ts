@@ -1,5 +1,6 @@
 // The API layer generator: pure functions from the normalised schema to SQL statements.
 
+export { isRestricted } from "../routes/permissions.ts";
 export { type ConditionEnv, compileCondition, compileConditions, escapeLike } from "./conditions.ts";
 export { castTypeOf, globalExpr, inferGlobalTypes, substituteMentions, textArray } from "./globals.ts";
 export { grantStatements } from "./grants.ts";
@@ -7,4 +8,4 @@ export { type ApiLayerParts, apiLayerParts, apiLayerStatements, dropApiLayerStat
 export * from "./names.ts";
 export { dropOurPolicies, dropPoliciesOn, policyCondition, policyStatements } from "./policies.ts";
 export { roleStatements } from "./roles.ts";
-export { allowedCheck, isRestricted, viewStatements } from "./views.ts";
+export { allowedCheck, viewStatements } from "./views.ts";

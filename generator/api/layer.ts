@@ -2,6 +2,7 @@
 // (docs/architecture.md "The API layer"). Tables are never touched except their policies,
 // ENABLE ROW LEVEL SECURITY, grants and the realtime capture triggers (generator/realtime).
 
+import { buildModel } from "../model/index.ts";
 import { realtimeGrantStatements, realtimeStatements } from "../realtime/index.ts";
 import type { Schema } from "../schema/types.ts";
 import { ident, literal, sql } from "../sql/sql.ts";
@@ -52,11 +53,11 @@ export function apiLayerParts(
       sql`GRANT USAGE, CREATE ON SCHEMA ${ident(API_SCHEMA)} TO ${ident(API_OWNER)}`.toString(),
     ],
     runtime: [...runtimeSql],
-    views: schema.database.flatMap(viewStatements),
+    views: buildModel(schema).tables.flatMap(viewStatements),
     policies: policyStatements(schema),
     extra: [...extra],
     realtime: realtimeStatements(schema),
-    grants: [...grantStatements(schema.database), ...realtimeGrantStatements()],
+    grants: [...grantStatements(buildModel(schema).tables), ...realtimeGrantStatements()],
     lockdown: lockdownStatements(),
   };
 }

@@ -13,13 +13,14 @@
 // (set by the layer), so `custom` SQL may name tables without a schema.
 
 import { buildModel } from "../model/index.ts";
+import { isRestricted } from "../routes/permissions.ts";
 import type { Column, Policy, Schema, Table } from "../schema/types.ts";
 import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
 import { TABLE_SCHEMA, tableRef } from "../tables/names.ts";
 import { compileConditions } from "./conditions.ts";
 import { castTypeOf, globalExpr, textArray } from "./globals.ts";
 import { ALL_ROWS_POLICY, API_OWNER, policyName, TABLE_ACCESS_POLICY } from "./names.ts";
-import { allowedCheck, isRestricted } from "./views.ts";
+import { allowedCheck } from "./views.ts";
 
 export function policyStatements(schema: Schema): string[] {
   const globalTypes = buildModel(schema).globalTypes;

@@ -11,7 +11,6 @@
 // every table (policies.ts) and binds it: one permissive policy `api:service` per table gives it
 // every row, since its code scopes each statement itself (docs/handlers.md).
 
-import type { Table } from "../schema/types.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
 import { TABLE_SCHEMA, tableRef } from "../tables/names.ts";
 
@@ -28,7 +27,10 @@ export const SERVICE_ATTRIBUTES = {
  * After the layer's grants (which revoked everything from api_service first). `sequences`: the
  * statement granting USAGE on the tables' sequences to a role, built by grants.ts.
  */
-export function serviceGrantStatements(tables: readonly Table[], sequences: (role: string) => Sql): Sql[] {
+export function serviceGrantStatements(
+  tables: readonly { name: string }[],
+  sequences: (role: string) => Sql,
+): Sql[] {
   const service = ident(API_SERVICE);
   if (tables.length === 0) return [];
   return [

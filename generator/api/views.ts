@@ -6,8 +6,7 @@
 // of a table with policies. Private columns are not in the view at all: no role, scope or forged
 // context can make them appear (their SELECT is not granted either, grants.ts).
 
-import { readableColumns } from "../schema/privateColumns.ts";
-import type { Column, Table } from "../schema/types.ts";
+import type { ModelColumn, ModelTable } from "../model/index.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
 import { tableRef } from "../tables/names.ts";
 import { textArray } from "./globals.ts";
@@ -18,19 +17,16 @@ export function allowedCheck(roles: readonly string[], scopes: readonly string[]
   return sql`(SELECT api.allowed(${textArray(roles)}, ${textArray(scopes)}))`;
 }
 
-export function isRestricted(item: Pick<Column | Table, "roles" | "scopes">): boolean {
-  return item.roles.length > 0 || item.scopes.length > 0;
-}
-
-function viewColumn(column: Column): Sql {
+function viewColumn(column: ModelColumn): Sql {
   const name = ident(column.name);
-  if (!isRestricted(column)) return name;
-  return sql`CASE WHEN ${allowedCheck(column.roles, column.scopes)} THEN ${name} END AS ${name}`;
+  if (!column.access) return name;
+  return sql`CASE WHEN ${allowedCheck(column.access.roles, column.access.scopes)} THEN ${name} END AS ${name}`;
 }
 
-export function viewStatements(table: Table): string[] {
-  const columns = join(readableColumns(table).map(viewColumn), ",\n  ");
-  const where = isRestricted(table) ? sql`\nWHERE ${allowedCheck(table.roles, table.scopes)}` : sql``;
+export function viewStatements(table: ModelTable): string[] {
+  const columns = join(table.readable.map(viewColumn), ",\n  ");
+  const rule = table.access;
+  const where = rule ? sql`\nWHERE ${allowedCheck(rule.roles, rule.scopes)}` : sql``;
   return [
     sql`CREATE VIEW ${viewRef(table.name)} WITH (security_barrier) AS\nSELECT\n  ${columns}\nFROM ${tableRef(table.name)}${where}`.toString(),
     sql`ALTER VIEW ${viewRef(table.name)} OWNER TO ${ident(API_OWNER)}`.toString(),

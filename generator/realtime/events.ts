@@ -22,9 +22,9 @@
 
 import { textArray } from "../api/globals.ts";
 import { policyCondition } from "../api/policies.ts";
-import { isRestricted } from "../api/views.ts";
 import { sqlstateOf } from "../model/errors.ts";
 import { buildModel } from "../model/index.ts";
+import { isRestricted } from "../routes/permissions.ts";
 import type { Schema } from "../schema/types.ts";
 import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
 import { columnTypeSql } from "../tables/columnType.ts";

@@ -86,12 +86,12 @@ export function compileQuery(
   const scope = new QueryScope(model, parent);
   const base = scope.add(spec.table, spec.table);
   checks.useTable(base.table);
-  const from: Sql[] = [sourceSql(base.table, spec.table)];
+  const from: Sql[] = [sourceSql(model.table(spec.table), spec.table)];
   for (const j of spec.joins) {
     const source = scope.add(j.alias, j.table);
     checks.useTable(source.table);
     from.push(
-      sql`${nl(indent)}${JOIN_SQL[j.type]} ${sourceSql(source.table, j.alias)} ON ${joinOn(j, scope)}`,
+      sql`${nl(indent)}${JOIN_SQL[j.type]} ${sourceSql(model.table(j.table), j.alias)} ON ${joinOn(j, scope)}`,
     );
   }
   const where = whereSql(spec.where, scope);

@@ -13,30 +13,24 @@
 // function's owner, on the table itself (row policies, and the table rule as a restrictive
 // policy), so no row filter is needed here.
 
-import type { Column, Table } from "../schema/types.ts";
+import type { ModelColumn, ModelTable } from "../model/index.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
 import { tableRef } from "../tables/names.ts";
-import { allowedOnce, isRestricted } from "./permissions.ts";
-
-/** Private columns (no caller may read them) are marked `private: true` by the schema. */
-const isPrivate = (c: Column): boolean => (c as { private?: unknown }).private === true;
-
-/** The columns a query may name: every column but the private ones. */
-export const readableColumns = (table: Table): Column[] => table.columns.filter((c) => !isPrivate(c));
+import { allowedOnce } from "./permissions.ts";
 
 /** Whether the table is read through a masking derived table rather than directly. */
-export const needsMask = (table: Table): boolean =>
-  table.columns.some((c) => isPrivate(c) || isRestricted(c));
+export const needsMask = (table: ModelTable): boolean =>
+  table.columns.some((c) => c.private || c.access !== undefined);
 
-function maskedColumn(column: Column): Sql {
+function maskedColumn(column: ModelColumn): Sql {
   const name = ident(column.name);
-  if (!isRestricted(column)) return name;
-  return sql`CASE WHEN ${allowedOnce(column)} THEN ${name} END AS ${name}`;
+  if (!column.access) return name;
+  return sql`CASE WHEN ${allowedOnce(column.access)} THEN ${name} END AS ${name}`;
 }
 
-/** The FROM item for `table` under `alias`. */
-export function sourceSql(table: Table, alias: string): Sql {
+/** The FROM item for `table` under `alias`: its readable columns, each behind its column rule. */
+export function sourceSql(table: ModelTable, alias: string): Sql {
   if (!needsMask(table)) return sql`${tableRef(table.name)} AS ${ident(alias)}`;
-  const columns = join(readableColumns(table).map(maskedColumn));
+  const columns = join(table.readable.map(maskedColumn));
   return sql`(SELECT ${columns} FROM ${tableRef(table.name)}) AS ${ident(alias)}`;
 }

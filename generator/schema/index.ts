@@ -20,7 +20,6 @@ export { primaryKey, uniqueKeys } from "./constraints.ts";
 export { customTypeNames } from "./customTypes.ts";
 export { handlerFileSegment, handlerMethodName } from "./handlers.ts";
 export { type RouteMentions, routeMentions } from "./mentions.ts";
-export { hasPrivateColumns, readableColumns } from "./privateColumns.ts";
 export { describeDiagnostic, routeNames } from "./routeNames.ts";
 export { classifyValue, parseDecimal, parseEnumValues, sqlMentions, type ValueForm } from "./values.ts";
 

@@ -11,23 +11,12 @@ import { tokenize } from "../sql/rawSqlLexer.ts";
 import type { Context } from "./context.ts";
 import { at } from "./paths.ts";
 import {
-  type Column,
   isStandardRoute,
   type Join,
   type ResponseProperty,
   type StandardRoute,
-  type Table,
   type WhereCondition,
 } from "./types.ts";
-
-/** The columns a view, route, filter or event may read: all but the private ones. */
-export function readableColumns(table: Pick<Table, "columns">): Column[] {
-  return table.columns.filter((c) => c.private !== true);
-}
-
-export function hasPrivateColumns(table: Pick<Table, "columns">): boolean {
-  return table.columns.some((c) => c.private === true);
-}
 
 const message = (table: string, column: string) =>
   `column "${column}" of table "${table}" is private: no route, filter, policy or event may read it ` +

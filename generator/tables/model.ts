@@ -1,7 +1,8 @@
 // A table resolved into the Postgres objects that represent it: columns with their final type,
 // nullability, default and identity; the constraints declared inside CREATE TABLE (primary key,
 // UNIQUE columns, ENUM checks, check constraints); indexes; foreign keys. Both the fresh-database
-// DDL and the migration diff work from this model, so they can never disagree.
+// DDL and the migration diff work from this model, so they can never disagree. (The resolved model
+// of the whole schema, generator/model, is what the API layer, routes and gateway read.)
 
 import type { Column, ForeignKeyAction, Index, IndexColumn, Table } from "../schema/types.ts";
 import { ident, join, type Sql, sql, trusted } from "../sql/sql.ts";
