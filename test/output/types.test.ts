@@ -11,35 +11,14 @@ import ts from "typescript";
 import { writeGeneratedOutput } from "../../app/generated.ts";
 import { buildModel } from "../../generator/model/index.ts";
 import { generatedFiles, typesSource } from "../../generator/output/index.ts";
-import { loadSchema } from "../../generator/schema/index.ts";
-import type { Schema } from "../../generator/schema/types.ts";
-import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
-import { REPO } from "../harness/templates.ts";
+import { GENERATED_CASES, type GeneratedCase, matchesGenerated } from "../harness/generated.ts";
 
-const update = process.env.UPDATE_GOLDEN === "1" && !process.env.CI;
-const load = (file: string): Schema => {
-  const result = loadSchema(JSON.parse(fs.readFileSync(file, "utf8")));
-  if (!result.schema) throw new Error(JSON.stringify(result.errors));
-  return result.schema;
-};
-const example = load(path.join(REPO, "example/api.schema.json"));
-const restura = load(RESTURA_FIXTURE);
+const cases = GENERATED_CASES.map((c) => ({ ...c, file: path.join(c.dir, "types.ts") }));
+const example = (GENERATED_CASES[0] as GeneratedCase).model.schema;
 
-const cases = [
-  { name: "example", schema: example, file: path.join(REPO, "example/generated/types.ts") },
-  { name: "restura", schema: restura, file: path.join(REPO, "test/golden/output/restura-example/types.ts") },
-];
-
-for (const c of cases) {
+for (const c of GENERATED_CASES) {
   t.test(`${c.name}: the file is what the schema generates`, async (t) => {
-    const text = typesSource(buildModel(c.schema));
-    if (update) fs.writeFileSync(c.file, text);
-    t.equal(
-      fs.readFileSync(c.file, "utf8"),
-      text,
-      `${path.relative(REPO, c.file)} is current (make check rewrites it)`,
-    );
-    t.equal(typesSource(buildModel(c.schema)), text, "deterministic");
+    matchesGenerated(t, c, "types.ts", typesSource);
   });
 }
 
