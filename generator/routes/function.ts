@@ -19,6 +19,9 @@
 //   planning a route's query costs more than running it (test/plans checks the plans).
 // - `#variable_conflict use_column`: queries never refer to plpgsql variables (they use `$1`, `$2`),
 //   so a column named like a variable in raw SQL always means the column.
+// - The caller context is the `ctx` parameter, read directly by the function's own checks; it is
+//   also stored in the transaction-local setting `api.ctx` when row policies or raw SQL (which
+//   reads the API views) need it (FunctionBody.readsContextSetting).
 // - Request values that do not cast to their column's type (`$id` = "abc" for a bigint) raise
 //   A0400 instead of a server error: the query runs in a block that catches those conditions.
 
@@ -33,6 +36,12 @@ export interface FunctionBody {
   checks: (indent: string) => Sql[];
   /** The kind's statements: validation, the query, RETURN (at `indent`). */
   statements: (indent: string) => Sql[];
+  /**
+   * Something the function runs reads the caller context through the `api.ctx` setting (row
+   * policies, raw SQL over the API views): the function sets it from `ctx` first. The route's own
+   * checks and masks read `ctx` directly (permissions.ts) and need no setting.
+   */
+  readsContextSetting: boolean;
   /**
    * A write route: the statements always run in a block that also turns a row-level-security
    * WITH CHECK failure (`insufficient_privilege`) into A0403 and a value too long for its column
@@ -50,6 +59,9 @@ export const TOO_LONG_MESSAGE = "A request value is too long for its column";
 const CAST_CONDITIONS = sql`invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value`;
 
+/** A call of a helper that reads the `api.ctx` setting (sql/context.sql): a safety net. */
+const READS_SETTING = /\bapi\.(ctx|ctx_text|ctx_scopes|has_role|has_scopes|allowed)\(/;
+
 /** A query text that casts request or context values (`($1->>'id')::bigint`, arrays). */
 const CASTS_VALUES = /\(\$[12]->>'[^']*'\)::|jsonb_array_elements_text\(\$[12]/;
 
@@ -58,9 +70,13 @@ export function functionStatements(name: string, body: FunctionBody): string[] {
   const signature = sql`${fn}(jsonb, jsonb)`;
   const statements = body.statements("    ");
   const catches = statements.some((s) => CASTS_VALUES.test(s.toString()));
+  const checks = body.checks("  ");
   const lines: Sql[] = [];
-  lines.push(sql`PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);`);
-  lines.push(...body.checks("  "));
+  // Setting it costs about 2 us a call; left unset, a policy reading it would match nothing.
+  if (body.readsContextSetting || [...checks, ...statements].some((s) => READS_SETTING.test(s.toString()))) {
+    lines.push(sql`PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);`);
+  }
+  lines.push(...checks);
   if (body.write) {
     lines.push(
       sql`BEGIN${concat(statements.map((s) => sql`${nl("    ")}${s}`))}

@@ -62,6 +62,9 @@ export function routeFunctionStatementsFor(
     declare: kind.declare,
     checks: (indent) => checks.statements(route, indent),
     statements: kind.statements,
+    // Writes always set it: triggers and defaults an app adds in its own migrations (audit
+    // columns, say) may read the caller from `api.ctx`.
+    readsContextSetting: write || checks.readsContextSetting,
     ...(write ? { write } : {}),
   });
 }

@@ -7,7 +7,7 @@
 //   `api.json_concat_objects(json[])` (skips NULLs). Key order stays the schema's and the text is
 //   the same as `json_build_object` would write.
 // `json_build_object` takes at most 100 arguments: objects of more than 50 properties always use
-// the merged form. The `allowed` tests are `(SELECT api.allowed(...))`: once per statement.
+// the merged form. The `allowed` tests are `(SELECT <rule on ctx>)`: once per statement.
 
 import { join, literal, type Sql, sql } from "../sql/sql.ts";
 import { nl } from "./layout.ts";

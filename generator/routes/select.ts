@@ -29,6 +29,7 @@ import { rawSql } from "./rawSql.ts";
 import { primaryKeyColumns, QueryScope, type Source } from "./scope.ts";
 import { sourceSql } from "./source.ts";
 import { subquerySql } from "./subquery.ts";
+import { joinsOneRow } from "./unique.ts";
 import { whereSql } from "./where.ts";
 
 export interface QuerySpec {
@@ -100,6 +101,11 @@ export function compileQuery(
     const access = p.kind === "column" ? columnAccess(p.column) : undefined;
     return access ? { name: p.name, value: p.expr, access } : { name: p.name, value: p.expr };
   });
+  const rawSqlUsed =
+    spec.joins.some((j) => j.custom !== undefined) ||
+    spec.where.some((c) => c.custom !== undefined) ||
+    properties.some((p) => p.kind === "raw");
+  if (rawSqlUsed) checks.useRawSql();
   if (members.length > 0 && members.every((m) => m.access)) {
     checks.requireAnyColumn(members.map((m) => m.access as Access));
   }
@@ -117,7 +123,7 @@ export function compileQuery(
     : [
         ...primaryKeyColumns(base.table).map((c) => ident(base.name, c)),
         ...spec.joins
-          .filter((j) => !joinsOneRow(j, scope))
+          .filter((j) => !joinsOneRow(j, scope.model.table(j.table).table))
           .flatMap((j) => primaryKeyColumns(scope.model.table(j.table).table).map((c) => ident(j.alias, c))),
       ];
   return {
@@ -139,16 +145,6 @@ export function compileQuery(
  * primary key to the order, so that rows equal on the base table's key still come out in a
  * stable order.
  */
-function joinsOneRow(j: Join, scope: QueryScope): boolean {
-  if (j.type === "RIGHT" || j.custom !== undefined || j.foreignColumnName === undefined) return false;
-  const table = scope.model.table(j.table).table;
-  const column = j.foreignColumnName;
-  const pk = primaryKeyColumns(table);
-  if (pk.length === 1 && pk[0] === column) return true;
-  if (table.columns.some((c) => c.name === column && c.isUnique === true)) return true;
-  return table.indexes.some((i) => i.isUnique && i.columns.length === 1 && i.columns[0]?.column === column);
-}
-
 function joinOn(j: Join, scope: QueryScope): Sql {
   if (j.custom !== undefined) return sql`(${rawSql(j.custom, scope)})`;
   if (j.localColumnName === undefined || j.foreignColumnName === undefined) {

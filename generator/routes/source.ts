@@ -2,7 +2,7 @@
 // table has columns that not every caller may see (column roles/scopes) or that no one may read
 // (private columns), an inline derived table with the same columns as the table's API view:
 //
-//   (SELECT "id", CASE WHEN (SELECT api.allowed(...)) THEN "budget" END AS "budget", ...
+//   (SELECT "id", CASE WHEN (SELECT <rule on ctx>) THEN "budget" END AS "budget", ...
 //    FROM "public"."project") AS "project"
 //
 // A hidden column therefore reads as NULL everywhere in the query (the object, where conditions,

@@ -9,47 +9,40 @@ AS $fn$
 #variable_conflict use_column
 DECLARE
   _api_row json;
-  _api_count bigint;
 BEGIN
-  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
-  IF NOT api.has_role(ARRAY['admin', 'user']::text[]) THEN
+  IF NOT COALESCE(($2->>'role') = ANY (ARRAY['admin', 'user']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
   BEGIN
-    SELECT (array_agg(_api_r.j))[1], count(*) INTO _api_row, _api_count FROM (
-      SELECT CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[]) AND api.allowed('{}'::text[], ARRAY['billing:read']::text[]))
-          THEN json_build_object(
+    SELECT CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false) AND COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false))
+        THEN json_build_object(
+          'id', "user"."id",
+          'email', "user"."email",
+          'lastLoginOn', "user"."lastLoginOn",
+          'companyName', "companyId_company"."name",
+          'billingEmail', "companyId_company"."billingEmail"
+        )
+        ELSE api.json_concat_objects(ARRAY[
+          json_build_object(
             'id', "user"."id",
-            'email', "user"."email",
-            'lastLoginOn', "user"."lastLoginOn",
-            'companyName', "companyId_company"."name",
+            'email', "user"."email"
+          ),
+          CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN json_build_object(
+            'lastLoginOn', "user"."lastLoginOn"
+          ) END,
+          json_build_object(
+            'companyName', "companyId_company"."name"
+          ),
+          CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN json_build_object(
             'billingEmail', "companyId_company"."billingEmail"
-          )
-          ELSE api.json_concat_objects(ARRAY[
-            json_build_object(
-              'id', "user"."id",
-              'email', "user"."email"
-            ),
-            CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN json_build_object(
-              'lastLoginOn', "user"."lastLoginOn"
-            ) END,
-            json_build_object(
-              'companyName', "companyId_company"."name"
-            ),
-            CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN json_build_object(
-              'billingEmail', "companyId_company"."billingEmail"
-            ) END
-          ]::json[])
-        END AS j
-      FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-      INNER JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "companyId_company" ON "companyId_company"."id" = "user"."companyId"
-      WHERE "user"."id" = ($1->>'id')::bigint AND "user"."companyId" = ($2->>'companyId')::bigint
-      LIMIT 2
-    ) AS _api_r;
-    IF _api_count = 0 THEN
+          ) END
+        ]::json[])
+      END INTO _api_row
+    FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+    INNER JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "companyId_company" ON "companyId_company"."id" = "user"."companyId"
+    WHERE "user"."id" = ($1->>'id')::bigint AND "user"."companyId" = ($2->>'companyId')::bigint;
+    IF NOT FOUND THEN
       RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
-    ELSIF _api_count > 1 THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0409', MESSAGE = 'More than one user matches the request';
     END IF;
     RETURN json_build_object('data', _api_row);
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format

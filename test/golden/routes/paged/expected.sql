@@ -51,7 +51,7 @@ BEGIN
     END IF;
     IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
       RETURN (SELECT json_build_object(
-        'data', COALESCE((SELECT json_agg(CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[]))
+        'data', COALESCE((SELECT json_agg(CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false))
               THEN json_build_object(
                 'id', "user"."id",
                 'email', "user"."email",
@@ -65,7 +65,7 @@ BEGIN
                   'id', "user"."id",
                   'email', "user"."email"
                 ),
-                CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN json_build_object(
+                CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN json_build_object(
                   'lastLoginOn', "user"."lastLoginOn"
                 ) END,
                 json_build_object(
@@ -76,8 +76,8 @@ BEGIN
               ]::json[])
             END) FROM (
           SELECT "user" AS _api_w0, "c" AS _api_w1
-          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE "user"."companyId" = ($2->>'companyId')::bigint
           ORDER BY "user"."email" ASC, "user"."id" ASC
           LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
@@ -86,13 +86,13 @@ BEGIN
         CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"), '[]'::json),
         'total', (SELECT count(*) FROM (
           SELECT 1, (split_part("user"."email", '@', 2))
-          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE "user"."companyId" = ($2->>'companyId')::bigint
         ) AS _api_c)));
     END IF;
     _api_columns := '{"user.id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"user.email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"user.lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.settings":{"sql":"\"user\".\"settings\"","type":"jsonb","filter":true,"sort":true,"json":true},"c.name":{"sql":"\"c\".\"name\"","type":"text","filter":true,"sort":true,"json":false},"company.name":{"sql":"\"c\".\"name\"","type":"text","filter":true,"sort":true,"json":false},"id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"settings":{"sql":"\"user\".\"settings\"","type":"jsonb","filter":true,"sort":true,"json":true},"companyName":{"sql":"\"c\".\"name\"","type":"text","filter":true,"sort":true,"json":false},"emailDomain":{"sql":"(split_part(\"user\".\"email\", ''@'', 2))","type":null,"filter":false,"sort":true,"json":false}}'::jsonb;
-    IF NOT api.allowed(ARRAY['admin']::text[], '{}'::text[]) THEN
+    IF NOT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false) THEN
       _api_columns := _api_columns - ARRAY['user.lastLoginOn', 'lastLoginOn']::text[];
     END IF;
     _api_where := '("user"."companyId" = ($2->>''companyId'')::bigint)';
@@ -113,7 +113,7 @@ BEGIN
         _api_fsql := _api_entry->>'sql';
         _api_fop := _api_filter->>'op';
         RETURN (SELECT json_build_object(
-          'data', COALESCE((SELECT json_agg(CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[]))
+          'data', COALESCE((SELECT json_agg(CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false))
               THEN json_build_object(
                 'id', "user"."id",
                 'email', "user"."email",
@@ -127,7 +127,7 @@ BEGIN
                   'id', "user"."id",
                   'email', "user"."email"
                 ),
-                CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN json_build_object(
+                CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN json_build_object(
                   'lastLoginOn', "user"."lastLoginOn"
                 ) END,
                 json_build_object(
@@ -138,8 +138,8 @@ BEGIN
               ]::json[])
             END) FROM (
             SELECT "user" AS _api_w0, "c" AS _api_w1
-            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
             WHERE ("user"."companyId" = ($2->>'companyId')::bigint) AND (((SELECT _api_fsql <> '"user"."id"') OR CASE _api_fop WHEN 'eq' THEN "user"."id" = CAST(_api_values[1] AS bigint) WHEN 'ne' THEN "user"."id" <> CAST(_api_values[1] AS bigint) WHEN 'gt' THEN "user"."id" > CAST(_api_values[1] AS bigint) WHEN 'gte' THEN "user"."id" >= CAST(_api_values[1] AS bigint) WHEN 'lt' THEN "user"."id" < CAST(_api_values[1] AS bigint) WHEN 'lte' THEN "user"."id" <= CAST(_api_values[1] AS bigint) WHEN 'has' THEN "user"."id"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."id"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."id"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."id" = ANY(CAST(_api_values AS bigint[])) WHEN 'null' THEN "user"."id" IS NULL WHEN 'notnull' THEN "user"."id" IS NOT NULL END)
             AND ((SELECT _api_fsql <> '"user"."email"') OR CASE _api_fop WHEN 'eq' THEN "user"."email" = _api_values[1] WHEN 'ne' THEN "user"."email" <> _api_values[1] WHEN 'gt' THEN "user"."email" > _api_values[1] WHEN 'gte' THEN "user"."email" >= _api_values[1] WHEN 'lt' THEN "user"."email" < _api_values[1] WHEN 'lte' THEN "user"."email" <= _api_values[1] WHEN 'has' THEN "user"."email" ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."email" ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."email" ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."email" = ANY(_api_values) WHEN 'null' THEN "user"."email" IS NULL WHEN 'notnull' THEN "user"."email" IS NOT NULL END)
             AND ((SELECT _api_fsql <> '"user"."lastLoginOn"') OR CASE _api_fop WHEN 'eq' THEN "user"."lastLoginOn" = CAST(_api_values[1] AS timestamptz) WHEN 'ne' THEN "user"."lastLoginOn" <> CAST(_api_values[1] AS timestamptz) WHEN 'gt' THEN "user"."lastLoginOn" > CAST(_api_values[1] AS timestamptz) WHEN 'gte' THEN "user"."lastLoginOn" >= CAST(_api_values[1] AS timestamptz) WHEN 'lt' THEN "user"."lastLoginOn" < CAST(_api_values[1] AS timestamptz) WHEN 'lte' THEN "user"."lastLoginOn" <= CAST(_api_values[1] AS timestamptz) WHEN 'has' THEN "user"."lastLoginOn"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."lastLoginOn"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."lastLoginOn"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."lastLoginOn" = ANY(CAST(_api_values AS timestamptz[])) WHEN 'null' THEN "user"."lastLoginOn" IS NULL WHEN 'notnull' THEN "user"."lastLoginOn" IS NOT NULL END)
@@ -152,8 +152,8 @@ BEGIN
           CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"), '[]'::json),
           'total', (SELECT count(*) FROM (
             SELECT 1, (split_part("user"."email", '@', 2))
-            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY['admin']::text[], '{}'::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed('{}'::text[], ARRAY['billing:read']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
             WHERE ("user"."companyId" = ($2->>'companyId')::bigint) AND (((SELECT _api_fsql <> '"user"."id"') OR CASE _api_fop WHEN 'eq' THEN "user"."id" = CAST(_api_values[1] AS bigint) WHEN 'ne' THEN "user"."id" <> CAST(_api_values[1] AS bigint) WHEN 'gt' THEN "user"."id" > CAST(_api_values[1] AS bigint) WHEN 'gte' THEN "user"."id" >= CAST(_api_values[1] AS bigint) WHEN 'lt' THEN "user"."id" < CAST(_api_values[1] AS bigint) WHEN 'lte' THEN "user"."id" <= CAST(_api_values[1] AS bigint) WHEN 'has' THEN "user"."id"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."id"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."id"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."id" = ANY(CAST(_api_values AS bigint[])) WHEN 'null' THEN "user"."id" IS NULL WHEN 'notnull' THEN "user"."id" IS NOT NULL END)
             AND ((SELECT _api_fsql <> '"user"."email"') OR CASE _api_fop WHEN 'eq' THEN "user"."email" = _api_values[1] WHEN 'ne' THEN "user"."email" <> _api_values[1] WHEN 'gt' THEN "user"."email" > _api_values[1] WHEN 'gte' THEN "user"."email" >= _api_values[1] WHEN 'lt' THEN "user"."email" < _api_values[1] WHEN 'lte' THEN "user"."email" <= _api_values[1] WHEN 'has' THEN "user"."email" ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."email" ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."email" ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."email" = ANY(_api_values) WHEN 'null' THEN "user"."email" IS NULL WHEN 'notnull' THEN "user"."email" IS NOT NULL END)
             AND ((SELECT _api_fsql <> '"user"."lastLoginOn"') OR CASE _api_fop WHEN 'eq' THEN "user"."lastLoginOn" = CAST(_api_values[1] AS timestamptz) WHEN 'ne' THEN "user"."lastLoginOn" <> CAST(_api_values[1] AS timestamptz) WHEN 'gt' THEN "user"."lastLoginOn" > CAST(_api_values[1] AS timestamptz) WHEN 'gte' THEN "user"."lastLoginOn" >= CAST(_api_values[1] AS timestamptz) WHEN 'lt' THEN "user"."lastLoginOn" < CAST(_api_values[1] AS timestamptz) WHEN 'lte' THEN "user"."lastLoginOn" <= CAST(_api_values[1] AS timestamptz) WHEN 'has' THEN "user"."lastLoginOn"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."lastLoginOn"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."lastLoginOn"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."lastLoginOn" = ANY(CAST(_api_values AS timestamptz[])) WHEN 'null' THEN "user"."lastLoginOn" IS NULL WHEN 'notnull' THEN "user"."lastLoginOn" IS NOT NULL END)
@@ -229,8 +229,8 @@ BEGIN
       END IF;
       IF _api_count = 'estimated' THEN
         EXECUTE 'SELECT count(*) FROM (' || 'SELECT 1, (split_part("user"."email", ''@'', 2))
-        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
         WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c'
           INTO _api_total USING $1, $2, _api_values;
         IF _api_total > 1000 THEN
@@ -245,14 +245,14 @@ BEGIN
       END IF;
       IF _api_count = 'planned' THEN
         EXECUTE 'EXPLAIN (FORMAT JSON) ' || 'SELECT 1, (split_part("user"."email", ''@'', 2))
-        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
         WHERE ' || _api_cwhere || ''
           INTO _api_plan USING $1, $2, _api_values;
         _api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);
       END IF;
       _api_query := 'SELECT json_build_object(
-          ''data'', COALESCE(json_agg(CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[]))
+          ''data'', COALESCE(json_agg(CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false))
               THEN json_build_object(
                 ''id'', "user"."id",
                 ''email'', "user"."email",
@@ -266,7 +266,7 @@ BEGIN
                   ''id'', "user"."id",
                   ''email'', "user"."email"
                 ),
-                CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN json_build_object(
+                CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN json_build_object(
                   ''lastLoginOn'', "user"."lastLoginOn"
                 ) END,
                 json_build_object(
@@ -278,8 +278,8 @@ BEGIN
             END), ''[]''::json),
           ''total'', CASE WHEN $5 IS NULL THEN (SELECT count(*) FROM (
             SELECT 1, (split_part("user"."email", ''@'', 2))
-            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
             WHERE '
         || _api_cwhere || '
           ) AS _api_c) ELSE $5 END'
@@ -287,8 +287,8 @@ BEGIN
           FROM (
             SELECT "user" AS _api_w0, "c" AS _api_w1, '
         || _api_keys || ' AS _api_k
-            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
             WHERE '
         || _api_where || '
             ORDER BY '
@@ -301,7 +301,7 @@ BEGIN
       RETURN _api_result;
     END IF;
     _api_query := 'SELECT json_build_object(
-        ''data'', COALESCE((SELECT json_agg(CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[]))
+        ''data'', COALESCE((SELECT json_agg(CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false))
               THEN json_build_object(
                 ''id'', "user"."id",
                 ''email'', "user"."email",
@@ -315,7 +315,7 @@ BEGIN
                   ''id'', "user"."id",
                   ''email'', "user"."email"
                 ),
-                CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN json_build_object(
+                CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN json_build_object(
                   ''lastLoginOn'', "user"."lastLoginOn"
                 ) END,
                 json_build_object(
@@ -326,8 +326,8 @@ BEGIN
               ]::json[])
             END) FROM (
           SELECT "user" AS _api_w0, "c" AS _api_w1
-          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE '
       || _api_where || '
           ORDER BY '
@@ -338,8 +338,8 @@ BEGIN
         CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"), ''[]''::json),
         ''total'', (SELECT count(*) FROM (
           SELECT 1, (split_part("user"."email", ''@'', 2))
-          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT api.allowed(ARRAY[''admin'']::text[], ''{}''::text[])) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT api.allowed(''{}''::text[], ARRAY[''billing:read'']::text[])) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE '
       || _api_where || '
         ) AS _api_c))';

@@ -8,7 +8,6 @@ SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_column
 BEGIN
-  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
   RETURN json_build_object('data', (SELECT COALESCE(json_agg(_api_r.j), '[]'::json) FROM (
     SELECT json_build_object(
         'id', "item"."id",
@@ -39,7 +38,6 @@ SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_column
 BEGIN
-  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
   RETURN json_build_object('data', (SELECT COALESCE(json_agg(_api_r.j), '[]'::json) FROM (
     SELECT json_build_object(
         'id', "order"."id",
@@ -71,7 +69,6 @@ SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_column
 BEGIN
-  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
   RETURN json_build_object('data', (SELECT COALESCE(json_agg(_api_r.j), '[]'::json) FROM (
     SELECT json_build_object(
         'id', "user"."id",
@@ -121,7 +118,7 @@ AS $fn$
 #variable_conflict use_column
 BEGIN
   PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
-  IF NOT api.has_scopes(ARRAY['read:user']::text[]) THEN
+  IF NOT COALESCE(($2->'scopes') @> '["read:user"]'::jsonb, false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
   RETURN json_build_object('data', (SELECT COALESCE(json_agg(_api_r.j), '[]'::json) FROM (
@@ -154,7 +151,7 @@ AS $fn$
 #variable_conflict use_column
 BEGIN
   PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
-  IF NOT api.has_scopes(ARRAY['read:user']::text[]) THEN
+  IF NOT COALESCE(($2->'scopes') @> '["read:user"]'::jsonb, false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
   BEGIN
@@ -193,39 +190,32 @@ AS $fn$
 #variable_conflict use_column
 DECLARE
   _api_row json;
-  _api_count bigint;
 BEGIN
-  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
-  IF NOT api.has_role(ARRAY['user', 'admin']::text[]) THEN
+  IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
   BEGIN
-    SELECT (array_agg(_api_r.j))[1], count(*) INTO _api_row, _api_count FROM (
-      SELECT json_build_object(
-          'id', "user"."id",
-          'createdOn', "user"."createdOn",
-          'modifiedOn', "user"."modifiedOn",
-          'firstName', "user"."firstName",
-          'lastName', "user"."lastName",
-          'companyId', "user"."companyId",
-          'email', "user"."email",
-          'role', "user"."role",
-          'permissionLogin', "user"."permissionLogin",
-          'lastLoginOn', "user"."lastLoginOn",
-          'phone', "user"."phone",
-          'accountStatus', "user"."accountStatus",
-          'onboardingStatus', "user"."onboardingStatus",
-          'testAge', "user"."testAge",
-          'metadata', "user"."metadata"
-        ) AS j
-      FROM "public"."user" AS "user"
-      WHERE "user"."id" = ($2->>'userId')::bigint
-      LIMIT 2
-    ) AS _api_r;
-    IF _api_count = 0 THEN
+    SELECT json_build_object(
+        'id', "user"."id",
+        'createdOn', "user"."createdOn",
+        'modifiedOn', "user"."modifiedOn",
+        'firstName', "user"."firstName",
+        'lastName', "user"."lastName",
+        'companyId', "user"."companyId",
+        'email', "user"."email",
+        'role', "user"."role",
+        'permissionLogin', "user"."permissionLogin",
+        'lastLoginOn', "user"."lastLoginOn",
+        'phone', "user"."phone",
+        'accountStatus', "user"."accountStatus",
+        'onboardingStatus', "user"."onboardingStatus",
+        'testAge', "user"."testAge",
+        'metadata', "user"."metadata"
+      ) INTO _api_row
+    FROM "public"."user" AS "user"
+    WHERE "user"."id" = ($2->>'userId')::bigint;
+    IF NOT FOUND THEN
       RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
-    ELSIF _api_count > 1 THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0409', MESSAGE = 'More than one user matches the request';
     END IF;
     RETURN json_build_object('data', _api_row);
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
@@ -252,39 +242,32 @@ AS $fn$
 #variable_conflict use_column
 DECLARE
   _api_row json;
-  _api_count bigint;
 BEGIN
-  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
-  IF NOT api.has_role(ARRAY['user', 'admin']::text[]) THEN
+  IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
   BEGIN
-    SELECT (array_agg(_api_r.j))[1], count(*) INTO _api_row, _api_count FROM (
-      SELECT json_build_object(
-          'id', "user"."id",
-          'createdOn', "user"."createdOn",
-          'modifiedOn', "user"."modifiedOn",
-          'firstName', "user"."firstName",
-          'lastName', "user"."lastName",
-          'companyId', "user"."companyId",
-          'email', "user"."email",
-          'role', "user"."role",
-          'permissionLogin', "user"."permissionLogin",
-          'lastLoginOn', "user"."lastLoginOn",
-          'phone', "user"."phone",
-          'accountStatus', "user"."accountStatus",
-          'onboardingStatus', "user"."onboardingStatus",
-          'testAge', "user"."testAge",
-          'metadata', "user"."metadata"
-        ) AS j
-      FROM "public"."user" AS "user"
-      WHERE "user"."id" = ($2->>'userId')::bigint
-      LIMIT 2
-    ) AS _api_r;
-    IF _api_count = 0 THEN
+    SELECT json_build_object(
+        'id', "user"."id",
+        'createdOn', "user"."createdOn",
+        'modifiedOn', "user"."modifiedOn",
+        'firstName', "user"."firstName",
+        'lastName', "user"."lastName",
+        'companyId', "user"."companyId",
+        'email', "user"."email",
+        'role', "user"."role",
+        'permissionLogin', "user"."permissionLogin",
+        'lastLoginOn', "user"."lastLoginOn",
+        'phone', "user"."phone",
+        'accountStatus', "user"."accountStatus",
+        'onboardingStatus', "user"."onboardingStatus",
+        'testAge', "user"."testAge",
+        'metadata', "user"."metadata"
+      ) INTO _api_row
+    FROM "public"."user" AS "user"
+    WHERE "user"."id" = ($2->>'userId')::bigint;
+    IF NOT FOUND THEN
       RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
-    ELSIF _api_count > 1 THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0409', MESSAGE = 'More than one user matches the request';
     END IF;
     RETURN json_build_object('data', _api_row);
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
@@ -336,8 +319,7 @@ DECLARE
   _api_after jsonb;
   _api_cursor text[];
 BEGIN
-  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
-  IF NOT api.has_role(ARRAY['user', 'admin']::text[]) THEN
+  IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
   BEGIN
@@ -707,8 +689,7 @@ SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_column
 BEGIN
-  PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
-  IF NOT api.has_scopes(ARRAY['read:user']::text[]) THEN
+  IF NOT COALESCE(($2->'scopes') @> '["read:user"]'::jsonb, false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
   RETURN json_build_object('data', (SELECT COALESCE(json_agg(_api_r.j), '[]'::json) FROM (
@@ -754,7 +735,7 @@ DECLARE
   _api_k0 bigint;
 BEGIN
   PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);
-  IF NOT api.has_role(ARRAY['user', 'admin']::text[]) THEN
+  IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
   BEGIN
