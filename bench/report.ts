@@ -8,9 +8,9 @@ export interface Side {
   rps: number;
   p50: number;
   p99: number;
-  /** CPU of the server process, % of one core. */
+  /** CPU time of the server process per request served, microseconds. */
   cpu: number;
-  /** CPU of the whole Postgres cluster while this server was loaded, % of one core. */
+  /** CPU time of the whole Postgres cluster per request while this server was loaded, microseconds. */
   pgCpu: number;
   /** Resident memory at its highest after a round, MB. */
   rss: number;
@@ -43,7 +43,7 @@ const n = (x: number | undefined, digits = 0) =>
 
 function table(results: Result[]): string {
   const rows = [
-    "| case | req/s gateway | req/s hand-written | ratio | p50 / p99 ms gateway | p50 / p99 ms hand-written | gateway RSS MB | CPU % gateway / hand-written | Postgres CPU % gateway / hand-written | pgbench tps gateway statement / hand-written | ceiling ratio |",
+    "| case | req/s gateway | req/s hand-written | ratio | p50 / p99 ms gateway | p50 / p99 ms hand-written | gateway RSS MB | server CPU µs per request gateway / hand-written | Postgres CPU µs per request gateway / hand-written | pgbench tps gateway statement / hand-written | ceiling ratio |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of results) {

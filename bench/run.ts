@@ -28,6 +28,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PGBENCH_SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? 3);
 const DELETES_PER_RUN = Number(process.env.BENCH_DELETES ?? 1000);
+/**
+ * BENCH_RATE=<req/s>: both servers get the same offered load instead of all they can take, so
+ * their CPU per request compares at equal throughput (batching makes a busier server cheaper per
+ * request).
+ */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 /** Only the cases whose app or name contains this text. */
 const ONLY = process.env.BENCH_ONLY ?? "";
 const WARMUP_SECONDS = 2;
@@ -205,6 +211,7 @@ async function measure(
       p99: [] as number[],
       cpu: 0,
       pgCpu: 0,
+      requests: 0,
       wall: 0,
       rss: 0,
     },
@@ -214,6 +221,7 @@ async function measure(
       p99: [] as number[],
       cpu: 0,
       pgCpu: 0,
+      requests: 0,
       wall: 0,
       rss: 0,
     },
@@ -248,6 +256,7 @@ async function measure(
       a.cpu += cpuSeconds(pids[target]) - cpu0;
       a.pgCpu += ownCluster ? clusterCpuSeconds(dataDir) - pg0 : Number.NaN;
       a.wall += wall;
+      a.requests += r.requests.total;
       a.rss = Math.max(a.rss, rssMb(pids[target]));
     }
   }
@@ -256,8 +265,9 @@ async function measure(
     rps: mean(acc[t].rps),
     p50: mean(acc[t].p50),
     p99: mean(acc[t].p99),
-    cpu: (100 * acc[t].cpu) / acc[t].wall,
-    pgCpu: (100 * acc[t].pgCpu) / acc[t].wall,
+    // Per request rather than % of a core: comparable between servers of different throughput.
+    cpu: (1e6 * acc[t].cpu) / acc[t].requests,
+    pgCpu: (1e6 * acc[t].pgCpu) / acc[t].requests,
     rss: acc[t].rss,
   });
   return { app: c.app, name: c.name, gateway: side("gateway"), baseline: side("baseline") };
@@ -272,6 +282,7 @@ function load(url: string, c: Case, tokens: string[], paths: string[], duration:
     connections: Math.min(CONNECTIONS, c.deletes ? paths.length : CONNECTIONS),
     // A DELETE run is its rows, each deleted once; every other run lasts `duration`.
     ...(c.deletes ? { amount: paths.length } : { duration }),
+    ...(RATE > 0 ? { overallRate: RATE } : {}),
     requests: [
       {
         method: c.method ?? "GET",
@@ -295,7 +306,8 @@ function summaryLine(r: Result): string {
   const b = r.baseline;
   return (
     `  ${r.name}\n    gateway ${g.rps.toFixed(0)} req/s (p50 ${g.p50} ms, p99 ${g.p99} ms), ` +
-    `hand-written ${b.rps.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms), ratio ${(g.rps / b.rps).toFixed(2)}` +
+    `hand-written ${b.rps.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms), ratio ${(g.rps / b.rps).toFixed(2)}; ` +
+    `CPU us/request server ${g.cpu.toFixed(0)} vs ${b.cpu.toFixed(0)}, Postgres ${g.pgCpu.toFixed(0)} vs ${b.pgCpu.toFixed(0)}` +
     (r.pgbench ? `; pgbench ${r.pgbench.gateway?.toFixed(0)} vs ${r.pgbench.baseline?.toFixed(0)} tps` : "")
   );
 }
