@@ -118,8 +118,11 @@ ${tables}
   timestamps aside). Rounds alternate between the two servers, ${s.CONNECTIONS} connections each (autocannon),
   after an uncounted warm-up round; req/s, p50 and p99 are means over the rounds.
 - CPU: the server process's user + system time, and the whole Postgres cluster's (postmaster and
-  every backend, from /proc), during that server's rounds, as % of one core. RSS: the gateway's
-  resident memory, highest after a round.
+  every backend, from /proc), during that server's rounds, divided by the requests served: what one
+  request costs each side, in microseconds. A busier server batches more per wake-up, so at
+  different throughputs this slightly favours the faster one; \`BENCH_RATE=<req/s>\` offers both
+  servers the same load to compare at equal throughput. RSS: the gateway's resident memory,
+  highest after a round.
 - ratio: gateway req/s over hand-written req/s (1.00: as fast as the ceiling). ceiling ratio: the
   same for the two statements alone under pgbench; where it is well below the HTTP ratio the
   gap is in Postgres (the route function's statement), where it is near 1 the gap is in Node.
@@ -128,7 +131,7 @@ ${tables}
 - Writes (POST, PATCH, DELETE) change rows: PATCH is spread over many rows, DELETE removes a
   fresh row per request (a fixed number of requests per round instead of a duration).
 - \`BENCH_ONLY=<text>\` runs the cases whose app or name contains it; \`BENCH_SECONDS\`,
-  \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\` tune it.
+  \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\`, \`BENCH_RATE\` tune it.
   \`BENCH_CPU_PROF=<dir>\` runs both servers under \`node --cpu-prof\` (profiles written there when they
   exit; \`bench/profile.ts <file>\` lists the top self-time functions).
 - Deep pages: \`page=400\` (offset) and the same rows by cursor (\`after\`, keyset), with the exact total
