@@ -12,7 +12,7 @@ import { one } from "./kinds/one.ts";
 import { paged } from "./kinds/paged.ts";
 import type { Kind } from "./kinds/types.ts";
 import { post, remove, update } from "./kinds/write.ts";
-import { routeFunctionName } from "./names.ts";
+import { pageFunctionName, routeFunctionName } from "./names.ts";
 import { Checks } from "./permissions.ts";
 import { compileQuery, type QuerySpec } from "./select.ts";
 
@@ -56,9 +56,12 @@ export function routeFunctionStatementsFor(
   const compile = (indent: string) => compileQuery(querySpec(route), buildModel(schema), checks, indent);
   compile("");
   const write = route.method !== "GET";
+  const names = { page: pageFunctionName(route, group) };
   const kind =
-    route.method === "GET" ? KINDS[route.type](route, compile) : WRITE_KINDS[route.method](route, compile);
-  return functionStatements(routeFunctionName(route, group), {
+    route.method === "GET"
+      ? KINDS[route.type](route, compile, names)
+      : WRITE_KINDS[route.method](route, compile, names);
+  const own = functionStatements(routeFunctionName(route, group), {
     declare: kind.declare,
     checks: (indent) => checks.statements(route, indent),
     statements: kind.statements,
@@ -67,6 +70,8 @@ export function routeFunctionStatementsFor(
     readsContextSetting: write || checks.readsContextSetting,
     ...(write ? { write } : {}),
   });
+  // A helper first: the function's dynamic SQL calls it.
+  return [...(kind.helpers ?? []), ...own];
 }
 
 /** The route's query as the compiler reads it. */

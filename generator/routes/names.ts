@@ -20,3 +20,8 @@ export function routeFunctionName(
   while (Buffer.byteLength(chars.join("")) > MAX_IDENTIFIER_BYTES - HASH_LENGTH - 1) chars.pop();
   return `${chars.join("")} ${hash}`;
 }
+
+/** The helper that builds a PAGED route's rows from their keys: `PAGE <path>` (no method is PAGE). */
+export function pageFunctionName(route: Pick<Route, "path">, group: Pick<EndpointGroup, "baseUrl">) {
+  return routeFunctionName({ method: "PAGE" as Route["method"], path: route.path }, group);
+}

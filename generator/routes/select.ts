@@ -12,6 +12,7 @@
 
 import type { Model } from "../model/index.ts";
 import { simpleSelector } from "../schema/queries.ts";
+import { classifyValue } from "../schema/values.ts";
 import type {
   Column,
   GroupBy,
@@ -22,6 +23,7 @@ import type {
   WhereCondition,
 } from "../schema/types.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
+import { tableRef } from "../tables/names.ts";
 import { nl } from "./layout.ts";
 import { type Member, objectSql } from "./object.ts";
 import { type Access, type Checks, isRestricted } from "./permissions.ts";
@@ -57,8 +59,15 @@ export interface CompiledQuery {
   properties: Property[];
   /** The row's JSON object. */
   object: Sql;
-  /** What follows FROM: the base view and the joins. */
+  /** What follows FROM: the base table and the joins, tables with column rules behind their masks. */
   from: Sql;
+  /**
+   * The same FROM over the tables themselves, no masks: for choosing rows when nothing that
+   * chooses them reads a hidden column (see `readsMaskedColumns`); row security still binds.
+   */
+  plainFrom: Sql;
+  /** The where conditions or the join conditions read a column with rules, a private one, or raw SQL. */
+  readsMaskedColumns: boolean;
   where?: Sql;
   groupBy?: Sql;
   /** The schema's orderBy (none: empty). */
@@ -88,12 +97,13 @@ export function compileQuery(
   const base = scope.add(spec.table, spec.table);
   checks.useTable(base.table);
   const from: Sql[] = [sourceSql(model.table(spec.table), spec.table)];
+  const plainFrom: Sql[] = [sql`${tableRef(spec.table)} AS ${ident(spec.table)}`];
   for (const j of spec.joins) {
     const source = scope.add(j.alias, j.table);
     checks.useTable(source.table);
-    from.push(
-      sql`${nl(indent)}${JOIN_SQL[j.type]} ${sourceSql(model.table(j.table), j.alias)} ON ${joinOn(j, scope)}`,
-    );
+    const on = joinOn(j, scope);
+    from.push(sql`${nl(indent)}${JOIN_SQL[j.type]} ${sourceSql(model.table(j.table), j.alias)} ON ${on}`);
+    plainFrom.push(sql`${nl(indent)}${JOIN_SQL[j.type]} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`);
   }
   const where = whereSql(spec.where, scope);
   const properties = spec.properties.map((p) => property(p, scope, model, checks, `${indent}    `));
@@ -131,6 +141,8 @@ export function compileQuery(
     properties,
     object: objectSql(members, `${indent}  `),
     from: join(from, ""),
+    plainFrom: join(plainFrom, ""),
+    readsMaskedColumns: readsMaskedColumns(spec, scope),
     ...(where ? { where } : {}),
     ...(groupBy ? { groupBy } : {}),
     order,
@@ -145,6 +157,34 @@ export function compileQuery(
  * primary key to the order, so that rows equal on the base table's key still come out in a
  * stable order.
  */
+/** Whether the where or join conditions read raw SQL or a column that is private or has rules. */
+function readsMaskedColumns(spec: QuerySpec, scope: QueryScope): boolean {
+  const masked = (alias: string, column: string | undefined): boolean => {
+    const source = scope.resolve(alias);
+    const c =
+      source && column !== undefined ? scope.model.table(source.table.name).column(column) : undefined;
+    return !c || c.private || c.access !== undefined;
+  };
+  for (const c of spec.where) {
+    if (c.custom !== undefined || masked(c.tableName as string, c.columnName)) return true;
+    for (const value of Array.isArray(c.value) ? c.value : [c.value ?? null]) {
+      const form = classifyValue(value);
+      if (
+        form.kind === "column"
+          ? masked(form.table, form.column)
+          : form.kind === "bare" || form.kind === "invalid"
+      )
+        return true;
+    }
+  }
+  return spec.joins.some(
+    (j) =>
+      j.custom !== undefined ||
+      masked(j.localTableAlias ?? scope.base.name, j.localColumnName) ||
+      masked(j.alias, j.foreignColumnName),
+  );
+}
+
 function joinOn(j: Join, scope: QueryScope): Sql {
   if (j.custom !== undefined) return sql`(${rawSql(j.custom, scope)})`;
   if (j.localColumnName === undefined || j.foreignColumnName === undefined) {

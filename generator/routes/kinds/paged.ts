@@ -47,6 +47,7 @@ import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
 import { primaryKeyColumns } from "../scope.ts";
 import { type CompiledQuery, orderList, selectSql } from "../select.ts";
 import { type CastType, castSql, textArray } from "../values.ts";
+import { keysFirstPieces, keysFirstStatements, pageFunctionStatements, pageKey } from "./pagedKeys.ts";
 import type { Kind } from "./types.ts";
 
 /** `estimated`: up to this many matches the total is exact, above it planned. */
@@ -111,71 +112,76 @@ function dynamicPieces(q: CompiledQuery, indent: string): string[] {
   return pieces;
 }
 
-export const paged: Kind = (route, compile) => ({
-  declare: [
-    sql`_api_sort_order text;`,
-    sql`_api_sort_by text;`,
-    sql`_api_filter jsonb;`,
-    sql`_api_columns jsonb;`,
-    sql`_api_entry jsonb;`,
-    sql`_api_where text;`,
-    sql`_api_order text;`,
-    sql`_api_clause text;`,
-    sql`_api_values text[] := '{}';`,
-    sql`_api_result json;`,
-    sql`_api_query text;`,
-    sql`_api_fsql text;`,
-    sql`_api_fop text;`,
-    sql`_api_count text;`,
-    sql`_api_total bigint;`,
-    sql`_api_plan json;`,
-    sql`_api_cwhere text;`,
-    sql`_api_extra text;`,
-    sql`_api_keys text;`,
-    sql`_api_key text;`,
-    sql`_api_key_type text;`,
-    sql`_api_key_desc boolean;`,
-    sql`_api_tail_desc boolean;`,
-    sql`_api_after jsonb;`,
-    sql`_api_cursor text[];`,
-  ],
-  statements: (indent) => {
-    const i1 = `${indent}  `;
-    const i2 = `${i1}  `;
-    const q = compile(`${i1}    `);
-    const map = filterColumns(q, q.scope.model.routeOf(route).filterColumns);
-    const order = (descending: boolean) => orderList(q.order, q.tiebreak, descending).toString();
-    const tiebreak = (descending: boolean) => orderList([], q.tiebreak, descending).toString();
-    const [a, b, c, d] = dynamicPieces(q, i1).map((p) => literal(p));
-    const staticQuery = pagedQuery(q, i1, undefined, orderList(q.order, q.tiebreak, false));
-    const sortOrders = textList(SORT_ORDERS);
-    const statements: Sql[] = [
-      sql`IF ${PAGE} < 1 OR ${PER_PAGE} < 1 THEN${nl(i1)}${raise(SQLSTATE.badRequest, "page and perPage must be at least 1")}${nl(indent)}END IF;`,
-      sql`_api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));`,
-      sql`IF _api_sort_order NOT IN (${sortOrders}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `sortOrder must be one of ${SORT_ORDERS.join(", ")}`)}${nl(indent)}END IF;`,
-      sql`_api_sort_by := NULLIF($1->>'sortBy', '');`,
-      sql`_api_filter := NULLIF($1->'filter', 'null'::jsonb);`,
-      sql`_api_count := COALESCE($1->>'$count', ${literal(route.total ?? "exact")});`,
-      sql`IF _api_count NOT IN (${textList(TOTAL_MODES)}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `count must be one of ${TOTAL_MODES.join(", ")}`)}${nl(indent)}END IF;`,
-      sql`IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN${nl(i1)}RETURN (${staticQuery});${nl(indent)}END IF;`,
-      sql`_api_columns := ${literal(columnMapJson(map))}::jsonb;`,
-      ...map.restricted.map(
-        (r) =>
-          sql`IF NOT ${allowedCall(r.access)} THEN${nl(i1)}_api_columns := _api_columns - ${textArray(r.keys)};${nl(indent)}END IF;`,
-      ),
-      sql`_api_where := ${literal(q.where ? `(${q.where.toString()})` : "true")};`,
-      sql`IF _api_filter IS NOT NULL THEN${nl(i1)}SELECT f.vals, f.clause INTO _api_values, _api_clause FROM api.filter_sql(_api_filter, _api_columns, _api_values, 0) AS f;${nl(i1)}_api_where := _api_where || ' AND ' || _api_clause;${nl(indent)}END IF;`,
-      sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
-      ...singleFilter(q, map, indent),
-      sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
-      sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1)}${nl(indent)}END IF;`,
-      sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
-      sql`EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;`,
-      sql`RETURN _api_result;`,
-    ];
-    return statements;
-  },
-});
+export const paged: Kind = (route, compile, names) => {
+  const key = pageKey(compile(""), pagesRawRows(compile("")));
+  return {
+    ...(key ? { helpers: pageFunctionStatements(compile("      "), key, names.page) } : {}),
+    declare: [
+      sql`_api_sort_order text;`,
+      sql`_api_sort_by text;`,
+      sql`_api_filter jsonb;`,
+      sql`_api_columns jsonb;`,
+      sql`_api_entry jsonb;`,
+      sql`_api_where text;`,
+      sql`_api_order text;`,
+      sql`_api_clause text;`,
+      sql`_api_values text[] := '{}';`,
+      sql`_api_result json;`,
+      sql`_api_query text;`,
+      sql`_api_fsql text;`,
+      sql`_api_fop text;`,
+      sql`_api_count text;`,
+      sql`_api_total bigint;`,
+      sql`_api_plan json;`,
+      sql`_api_cwhere text;`,
+      sql`_api_extra text;`,
+      sql`_api_keys text;`,
+      sql`_api_key text;`,
+      sql`_api_key_type text;`,
+      sql`_api_key_desc boolean;`,
+      sql`_api_tail_desc boolean;`,
+      sql`_api_after jsonb;`,
+      sql`_api_cursor text[];`,
+    ],
+    statements: (indent) => {
+      const i1 = `${indent}  `;
+      const i2 = `${i1}  `;
+      const q = compile(`${i1}    `);
+      const map = filterColumns(q, q.scope.model.routeOf(route).filterColumns);
+      const order = (descending: boolean) => orderList(q.order, q.tiebreak, descending).toString();
+      const tiebreak = (descending: boolean) => orderList([], q.tiebreak, descending).toString();
+      const [a, b, c, d] = dynamicPieces(q, i1).map((p) => literal(p));
+      const staticQuery = pagedQuery(q, i1, undefined, orderList(q.order, q.tiebreak, false));
+      const sortOrders = textList(SORT_ORDERS);
+      const statements: Sql[] = [
+        sql`IF ${PAGE} < 1 OR ${PER_PAGE} < 1 THEN${nl(i1)}${raise(SQLSTATE.badRequest, "page and perPage must be at least 1")}${nl(indent)}END IF;`,
+        sql`_api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));`,
+        sql`IF _api_sort_order NOT IN (${sortOrders}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `sortOrder must be one of ${SORT_ORDERS.join(", ")}`)}${nl(indent)}END IF;`,
+        sql`_api_sort_by := NULLIF($1->>'sortBy', '');`,
+        sql`_api_filter := NULLIF($1->'filter', 'null'::jsonb);`,
+        sql`_api_count := COALESCE($1->>'$count', ${literal(route.total ?? "exact")});`,
+        sql`IF _api_count NOT IN (${textList(TOTAL_MODES)}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `count must be one of ${TOTAL_MODES.join(", ")}`)}${nl(indent)}END IF;`,
+        sql`IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN${nl(i1)}RETURN (${staticQuery});${nl(indent)}END IF;`,
+        sql`_api_columns := ${literal(columnMapJson(map))}::jsonb;`,
+        ...map.restricted.map(
+          (r) =>
+            sql`IF NOT ${allowedCall(r.access)} THEN${nl(i1)}_api_columns := _api_columns - ${textArray(r.keys)};${nl(indent)}END IF;`,
+        ),
+        sql`_api_where := ${literal(q.where ? `(${q.where.toString()})` : "true")};`,
+        sql`IF _api_filter IS NOT NULL THEN${nl(i1)}SELECT f.vals, f.clause INTO _api_values, _api_clause FROM api.filter_sql(_api_filter, _api_columns, _api_values, 0) AS f;${nl(i1)}_api_where := _api_where || ' AND ' || _api_clause;${nl(indent)}END IF;`,
+        sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
+        ...singleFilter(q, map, indent),
+        sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
+        sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1)}${nl(indent)}END IF;`,
+        ...(key ? [keysFirstStatements(keysFirstPieces(q, key, names.page, LIMIT, i1), indent)] : []),
+        sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
+        sql`EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;`,
+        sql`RETURN _api_result;`,
+      ];
+      return statements;
+    },
+  };
+};
 
 /**
  * The commonest filtered request, one condition on one column with the route's own order, as a

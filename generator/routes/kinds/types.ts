@@ -10,6 +10,14 @@ export type Compile = (indent: string) => CompiledQuery;
 export interface KindBody {
   declare: Sql[];
   statements: (indent: string) => Sql[];
+  /** Statements of helper functions the route's function calls (created after it). */
+  helpers?: string[];
 }
 
-export type Kind = (route: StandardRoute, compile: Compile) => KindBody;
+/** Names a kind may need besides the route function's own. */
+export interface KindNames {
+  /** PAGED: the function that builds a page's rows from their keys (pagedKeys.ts). */
+  page: string;
+}
+
+export type Kind = (route: StandardRoute, compile: Compile, names: KindNames) => KindBody;

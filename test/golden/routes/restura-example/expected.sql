@@ -283,6 +283,45 @@ REVOKE ALL ON FUNCTION "api"."GET /api/v1/user/my-user"(jsonb, jsonb) FROM PUBLI
 
 GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/user/my-user"(jsonb, jsonb) TO api_gateway;
 
+CREATE FUNCTION "api"."PAGE /api/v1/user/paged"(params jsonb, ctx jsonb, keys bigint[])
+RETURNS json
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, api, pg_temp
+SET timezone = 'UTC'
+SET plan_cache_mode = force_generic_plan
+AS $fn$
+#variable_conflict use_column
+BEGIN
+  RETURN COALESCE((
+      SELECT json_agg(json_build_object(
+          'id', "user"."id",
+          'createdOn', "user"."createdOn",
+          'modifiedOn', "user"."modifiedOn",
+          'firstName', "user"."firstName",
+          'lastName', "user"."lastName",
+          'companyId', "user"."companyId",
+          'email', "user"."email",
+          'role', "user"."role",
+          'permissionLogin', "user"."permissionLogin",
+          'lastLoginOn', "user"."lastLoginOn",
+          'phone', "user"."phone",
+          'accountStatus', "user"."accountStatus",
+          'onboardingStatus', "user"."onboardingStatus",
+          'testAge', "user"."testAge",
+          'metadata', "user"."metadata"
+        ) ORDER BY _api_i.n)
+      FROM "public"."user" AS "user"
+      INNER JOIN unnest($3) WITH ORDINALITY AS _api_i(k, n) ON "user"."id" = _api_i.k
+      WHERE "user"."id" = ANY ($3)
+    ), '[]'::json);
+END
+$fn$;
+
+ALTER FUNCTION "api"."PAGE /api/v1/user/paged"(jsonb, jsonb, bigint[]) OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."PAGE /api/v1/user/paged"(jsonb, jsonb, bigint[]) FROM PUBLIC;
+
 CREATE FUNCTION "api"."GET /api/v1/user/paged"(params jsonb, ctx jsonb)
 RETURNS json
 LANGUAGE plpgsql
@@ -629,6 +668,23 @@ BEGIN
           ) AS _api_p
           CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"';
       EXECUTE _api_query INTO _api_result USING $1, $2, _api_values, _api_cursor, _api_total, _api_count;
+      RETURN _api_result;
+    END IF;
+    IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN
+      EXECUTE 'SELECT json_build_object(
+        ''data'', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
+          SELECT "user"."id"
+          FROM "public"."user" AS "user"
+          WHERE '
+        || _api_where || '
+          ORDER BY '
+        || _api_order || '
+          LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10))),
+        ''total'', (SELECT count(*)
+          FROM "public"."user" AS "user"
+          WHERE '
+        || _api_where || '))'
+        INTO _api_result USING $1, $2, _api_values;
       RETURN _api_result;
     END IF;
     _api_query := 'SELECT json_build_object(

@@ -1,0 +1,150 @@
+// PAGED requests that EXECUTE a query text (a filter, a sortBy, another sort order) choose the
+// page's keys first and build the JSON in a second, static function: the "keys-first" path.
+//
+//   SELECT json_build_object(
+//     'data', api."PAGE /api/v1/project"($1, $2, ARRAY(
+//       SELECT "project"."id" FROM "public"."project" AS "project" INNER JOIN ...
+//       WHERE <where and filter> ORDER BY <order> LIMIT ... OFFSET ...)),
+//     'total', (SELECT count(*) FROM "public"."project" AS "project" INNER JOIN ... WHERE <...>))
+//
+// Why: EXECUTE parses and plans its text on every call, and the page query with its JSON object,
+// column masks and subqueries costs far more to plan than to run (the example's projects with a
+// filter and a sort: 1.5 ms a call, against 0.2 ms for the keys and the count alone). The JSON
+// is built by `api."PAGE <path>"`, whose one static statement plpgsql plans once per connection.
+// It is STABLE, so it reads with the snapshot of the statement that calls it: keys, rows and
+// total are still one snapshot.
+//
+// The keys are chosen over the tables themselves, without the masking derived tables (source.ts),
+// which is where the planning cost lies. That reads nothing hidden from the caller only when
+// nothing that chooses rows can name a hidden column: the route's where and join conditions
+// (checked here: `readsMaskedColumns`), the filter and the sort column (the column map holds only
+// columns the caller may see), and not a raw SQL sort expression (refused at run time: such a
+// request keeps the one-statement path). Row security binds the tables either way. Routes this
+// does not fit (grouped, joins that add rows, a composite key, raw SQL that could change the row
+// count) keep the one-statement path.
+
+import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
+import { dollarTag } from "../function.ts";
+import { nl } from "../layout.ts";
+import { primaryKeyColumns } from "../scope.ts";
+import type { CompiledQuery } from "../select.ts";
+import { type CastType, castSql, castType } from "../values.ts";
+
+export interface PageKey {
+  /** The base table's one primary key column, e.g. `"project"."id"`. */
+  sql: string;
+  type: CastType;
+}
+
+/** The page's key when the route fits the keys-first path (see the header), else undefined. */
+export function pageKey(q: CompiledQuery, pagesRawRows: boolean): PageKey | undefined {
+  if (!pagesRawRows || q.groupBy || q.readsMaskedColumns) return undefined;
+  const base = q.scope.sources[0];
+  if (!base) return undefined;
+  const pk = primaryKeyColumns(base.table);
+  if (pk.length !== 1) return undefined;
+  const key = ident(base.name, pk[0] as string).toString();
+  if (q.tiebreak.length !== 1 || q.tiebreak[0]?.toString() !== key) return undefined;
+  if (!q.properties.every((p) => p.kind !== "raw" || isScalarSubquery(p.expr.toString()))) return undefined;
+  const column = base.table.columns.find((c) => c.name === pk[0]);
+  if (!column) return undefined;
+  return { sql: key, type: castType(column) };
+}
+
+/**
+ * `((SELECT ...))`: raw SQL that is one parenthesized scalar subquery, which yields one value per
+ * row and so cannot change the number of rows (a set-returning function could: the count
+ * evaluates raw selectors for that reason, and the keys-first count does not).
+ */
+export function isScalarSubquery(text: string): boolean {
+  const t = text.trim();
+  if (!/^\(\(\s*SELECT\b/i.test(t) || !t.endsWith("))")) return false;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < t.length; i++) {
+    const ch = t[i] as string;
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === "(") depth++;
+    else if (ch === ")") {
+      depth--;
+      // The inner parenthesis (opened at 1) must close just before the outer one.
+      if (depth === 1 && i !== t.length - 2) return false;
+      if (depth === 0 && i !== t.length - 1) return false;
+    }
+  }
+  return depth === 0 && quote === undefined;
+}
+
+const WHERE_MARK = "\u0001where\u0001";
+const ORDER_MARK = "\u0001order\u0001";
+
+/**
+ * The keys-first query text as constants around its placeholders (where, order, where), for the
+ * route function to splice its where and order into; `limit` is the page's LIMIT ... OFFSET ....
+ */
+export function keysFirstPieces(
+  q: CompiledQuery,
+  key: PageKey,
+  pageFunction: string,
+  limit: Sql,
+  indent: string,
+): string[] {
+  const i1 = `${indent}  `;
+  const keys = sql`ARRAY(${nl(`${i1}  `)}SELECT ${trusted(key.sql)}${nl(`${i1}  `)}FROM ${q.plainFrom}${nl(`${i1}  `)}WHERE ${trusted(WHERE_MARK)}${nl(`${i1}  `)}ORDER BY ${trusted(ORDER_MARK)}${nl(`${i1}  `)}LIMIT ${limit})`;
+  const total = sql`(SELECT count(*)${nl(`${i1}  `)}FROM ${q.plainFrom}${nl(`${i1}  `)}WHERE ${trusted(WHERE_MARK)})`;
+  const text =
+    sql`SELECT json_build_object(${nl(i1)}'data', ${ident("api", pageFunction)}($1, $2, ${keys}),${nl(i1)}'total', ${total})`.toString();
+  const marks = [...text.matchAll(new RegExp(`${WHERE_MARK}|${ORDER_MARK}`, "g"))].map((m) => m[0]);
+  if (marks.join() !== [WHERE_MARK, ORDER_MARK, WHERE_MARK].join()) {
+    throw new Error("a paged query's text holds a reserved placeholder character");
+  }
+  return text.split(new RegExp(`${WHERE_MARK}|${ORDER_MARK}`));
+}
+
+/**
+ * `api."PAGE <path>"(params, ctx, keys)`: the page's rows as a JSON array in the keys' order,
+ * built by the same object, masks and subqueries as every other read. Owned by api_owner and
+ * executable only by it (the route function); nobody else can call it.
+ */
+export function pageFunctionStatements(q: CompiledQuery, key: PageKey, name: string): string[] {
+  const fn = ident("api", name);
+  const keyArray = sql`${castSql(key.type)}[]`;
+  const signature = sql`${fn}(jsonb, jsonb, ${keyArray})`;
+  const rows = "      ";
+  const body = sql`SELECT json_agg(${q.object} ORDER BY _api_i.n)${nl(rows)}FROM ${q.from}${nl(rows)}INNER JOIN unnest($3) WITH ORDINALITY AS _api_i(k, n) ON ${trusted(key.sql)} = _api_i.k${nl(rows)}WHERE ${trusted(key.sql)} = ANY ($3)`;
+  const text = `#variable_conflict use_column\nBEGIN\n  RETURN COALESCE((\n      ${body.toString()}\n    ), '[]'::json);\nEND\n`;
+  const tag = dollarTag(text);
+  return [
+    `CREATE FUNCTION ${fn.toString()}(params jsonb, ctx jsonb, keys ${keyArray.toString()})
+RETURNS json
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, api, pg_temp
+SET timezone = 'UTC'
+SET plan_cache_mode = force_generic_plan
+AS ${tag}
+${text}${tag};`,
+    sql`ALTER FUNCTION ${signature} OWNER TO api_owner;`.toString(),
+    sql`REVOKE ALL ON FUNCTION ${signature} FROM PUBLIC;`.toString(),
+  ];
+}
+
+/** The route function's statements that take the keys-first path (they end with RETURN). */
+export function keysFirstStatements(pieces: string[], indent: string): Sql {
+  const [a, b, c, d] = pieces.map((p) => literal(p)) as [Sql, Sql, Sql, Sql];
+  const i1 = `${indent}  `;
+  return join(
+    [
+      sql`IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN`,
+      sql`  EXECUTE ${a}${nl(i1)}  || _api_where || ${b}${nl(i1)}  || _api_order || ${c}${nl(i1)}  || _api_where || ${d}`,
+      sql`    INTO _api_result USING $1, $2, _api_values;`,
+      sql`  RETURN _api_result;`,
+      sql`END IF;`,
+    ],
+    nl(indent).toString(),
+  );
+}
