@@ -68,7 +68,9 @@ function runTap(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
       let failed = Number(summary?.[3] ?? 0);
       // A crash before tap could summarise is a failure even with no failed assertion.
       if (status !== 0 && failed === 0) failed = 1;
-      console.log(`${passed} passed, ${failed} failed`);
+      // On its own line even when the reporter's last line (a failure's diff) has no newline.
+      const newline = tail === "" || tail.endsWith("\n") ? "" : "\n";
+      console.log(`${newline}${passed} passed, ${failed} failed`);
       resolve(status ?? 1);
     });
   });
