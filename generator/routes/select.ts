@@ -12,7 +12,6 @@
 
 import type { Model } from "../model/index.ts";
 import { simpleSelector } from "../schema/queries.ts";
-import { classifyValue } from "../schema/values.ts";
 import type {
   Column,
   GroupBy,
@@ -22,6 +21,7 @@ import type {
   ResponseProperty,
   WhereCondition,
 } from "../schema/types.ts";
+import { classifyValue } from "../schema/values.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
 import { tableRef } from "../tables/names.ts";
 import { nl } from "./layout.ts";
@@ -66,7 +66,10 @@ export interface CompiledQuery {
    * chooses them reads a hidden column (see `readsMaskedColumns`); row security still binds.
    */
   plainFrom: Sql;
-  /** The where conditions or the join conditions read a column with rules, a private one, or raw SQL. */
+  /**
+   * The where, join or order conditions (the schema's orderBy) read a column with rules, a private
+   * one, or raw SQL.
+   */
   readsMaskedColumns: boolean;
   where?: Sql;
   groupBy?: Sql;
@@ -157,7 +160,7 @@ export function compileQuery(
  * primary key to the order, so that rows equal on the base table's key still come out in a
  * stable order.
  */
-/** Whether the where or join conditions read raw SQL or a column that is private or has rules. */
+/** Whether the where, join or orderBy read raw SQL or a column that is private or has rules. */
 function readsMaskedColumns(spec: QuerySpec, scope: QueryScope): boolean {
   const masked = (alias: string, column: string | undefined): boolean => {
     const source = scope.resolve(alias);
@@ -177,6 +180,8 @@ function readsMaskedColumns(spec: QuerySpec, scope: QueryScope): boolean {
         return true;
     }
   }
+  const order = spec.orderBy;
+  if (order && masked(order.tableName, order.columnName)) return true;
   return spec.joins.some(
     (j) =>
       j.custom !== undefined ||

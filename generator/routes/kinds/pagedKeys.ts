@@ -16,7 +16,7 @@
 //
 // The keys are chosen over the tables themselves, without the masking derived tables (source.ts),
 // which is where the planning cost lies. That reads nothing hidden from the caller only when
-// nothing that chooses rows can name a hidden column: the route's where and join conditions
+// nothing that chooses rows can name a hidden column: the route's where, join and order conditions
 // (checked here: `readsMaskedColumns`), the filter and the sort column (the column map holds only
 // columns the caller may see), and not a raw SQL sort expression (refused at run time: such a
 // request keeps the one-statement path). Row security binds the tables either way. Routes this
