@@ -16,6 +16,9 @@
 // matching row's object before a top-N sort.) A grouped query, or one where a column is named
 // like a source (a bare name would mean the column), builds the objects in the page query.
 //
+// Where the route allows (pagedKeys.ts), the page's keys are chosen first, over the tables
+// alone, and a static helper builds the rows for them: the default request and every EXECUTE'd
+// one below then take that form. Otherwise:
 // The default request (no filter, no sortBy, ASC) runs a static query, planned once per
 // connection by plpgsql; so does a filter of one condition on one column with the route's own
 // order (singleFilter). Anything else runs the same query text with the filter and the order
@@ -47,7 +50,13 @@ import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
 import { primaryKeyColumns } from "../scope.ts";
 import { type CompiledQuery, orderList, selectSql } from "../select.ts";
 import { type CastType, castSql, textArray } from "../values.ts";
-import { keysFirstPieces, keysFirstStatements, pageFunctionStatements, pageKey } from "./pagedKeys.ts";
+import {
+  keysFirstPieces,
+  keysFirstQuery,
+  keysFirstStatements,
+  pageFunctionStatements,
+  pageKey,
+} from "./pagedKeys.ts";
 import type { Kind } from "./types.ts";
 
 /** `estimated`: up to this many matches the total is exact, above it planned. */
@@ -151,7 +160,16 @@ export const paged: Kind = (route, compile, names) => {
       const order = (descending: boolean) => orderList(q.order, q.tiebreak, descending).toString();
       const tiebreak = (descending: boolean) => orderList([], q.tiebreak, descending).toString();
       const [a, b, c, d] = dynamicPieces(q, i1).map((p) => literal(p));
-      const staticQuery = pagedQuery(q, i1, undefined, orderList(q.order, q.tiebreak, false));
+      const ownOrder = orderList(q.order, q.tiebreak, false);
+      const staticQuery = key
+        ? keysFirstQuery(
+            q,
+            key,
+            names.page,
+            { limit: LIMIT, where: q.where ?? sql`true`, order: ownOrder },
+            i1,
+          )
+        : pagedQuery(q, i1, undefined, ownOrder);
       const sortOrders = textList(SORT_ORDERS);
       const statements: Sql[] = [
         sql`IF ${PAGE} < 1 OR ${PER_PAGE} < 1 THEN${nl(i1)}${raise(SQLSTATE.badRequest, "page and perPage must be at least 1")}${nl(indent)}END IF;`,
