@@ -61,7 +61,9 @@ if (process.env.BENCH_APP === "restura") {
     // The one filter shape the bench sends: (lastName,sw,<prefix>), newest first.
     const prefix = /^\(lastName,sw,([A-Za-z0-9]+)\)$/.exec(req.query.filter ?? "")?.[1];
     return prefix === undefined
-      ? answer(reply, "users-page", RESTURA.usersPage, [perPage, offset])
+      ? offset >= 100
+        ? answer(reply, "users-page-deep", RESTURA.usersPageDeep, [perPage, offset])
+        : answer(reply, "users-page", RESTURA.usersPage, [perPage, offset])
       : answer(reply, "users-filtered", RESTURA.usersByLastNameNewest, [perPage, offset, `${prefix}%`]);
   });
   app.get<Params>("/api/v1/bench/company/:companyId/users", (req, reply) =>

@@ -218,7 +218,7 @@ export function cases(deletesPerRun: number): Case[] {
       ceiling: {
         route: "GET /api/v1/user/paged",
         params: { page: 400, perPage: 20 },
-        sql: RESTURA.usersPage,
+        sql: RESTURA.usersPageDeep,
         values: [20, 7980],
       },
     },

@@ -91,14 +91,22 @@ const ME = `json_build_object('id', u."id", 'createdOn', u."createdOn", 'modifie
   'accountStatus', u."accountStatus", 'onboardingStatus', u."onboardingStatus", 'testAge', u."testAge",
   'metadata', u."metadata")`;
 
-// The page's ids first (an index-only scan can skip a deep page's rows), then their rows.
 function userPage(where: string, order: string): string {
   return `
 SELECT json_build_object(
   'data', COALESCE((SELECT json_agg(${ME} ORDER BY ${order})
-    FROM (SELECT u."id" FROM "user" u WHERE true ${where} ORDER BY ${order} LIMIT $1 OFFSET $2) k
-    JOIN "user" u ON u."id" = k."id"), '[]'),
+    FROM (SELECT * FROM "user" u WHERE true ${where} ORDER BY ${order} LIMIT $1 OFFSET $2) u), '[]'),
   'total', (SELECT count(*) FROM "user" u WHERE true ${where}))`;
+}
+
+/** A deep page: its ids first (an index-only scan skips the OFFSET rows), then their rows. */
+function deepUserPage(order: string): string {
+  return `
+SELECT json_build_object(
+  'data', COALESCE((SELECT json_agg(${ME} ORDER BY ${order})
+    FROM (SELECT u."id" FROM "user" u ORDER BY ${order} LIMIT $1 OFFSET $2) k
+    JOIN "user" u ON u."id" = k."id"), '[]'),
+  'total', (SELECT count(*) FROM "user" u))`;
 }
 
 export const RESTURA = {
@@ -106,6 +114,7 @@ export const RESTURA = {
   me: `SELECT json_build_object('data', ${ME}) FROM "user" u WHERE u."id" = $1`,
   // $1 perPage, $2 offset.
   usersPage: userPage("", `u."id"`),
+  usersPageDeep: deepUserPage(`u."id"`),
   // Keyset page: $1 perPage, $2 the last id of the page before (the cursor's key), next cursor
   // made as the route function makes it; the total counted, or the planner's (reltuples).
   usersAfter: usersAfter(`(SELECT count(*) FROM "user")`),

@@ -59,6 +59,9 @@ import {
 } from "./pagedKeys.ts";
 import type { Kind } from "./types.ts";
 
+/** The default request takes the keys-first form from this OFFSET on (pagedKeys.ts). */
+export const KEYS_FIRST_FROM_OFFSET = 100;
+
 /** `estimated`: up to this many matches the total is exact, above it planned. */
 export const ESTIMATED_EXACT_UP_TO = 1000;
 
@@ -161,15 +164,13 @@ export const paged: Kind = (route, compile, names) => {
       const tiebreak = (descending: boolean) => orderList([], q.tiebreak, descending).toString();
       const [a, b, c, d] = dynamicPieces(q, i1).map((p) => literal(p));
       const ownOrder = orderList(q.order, q.tiebreak, false);
-      const staticQuery = key
-        ? keysFirstQuery(
-            q,
-            key,
-            names.page,
-            { limit: LIMIT, where: q.where ?? sql`true`, order: ownOrder },
-            i1,
-          )
-        : pagedQuery(q, i1, undefined, ownOrder);
+      const staticQuery = pagedQuery(q, i1, undefined, ownOrder);
+      // Deep pages by keys first (the skipped rows on an index alone); the first pages in one
+      // statement, which costs less than the helper's call there (the example's projects, page 1:
+      // 190 us against 229 per call).
+      const deepStatic = key
+        ? sql`IF (${PAGE} - 1) * ${PER_PAGE} >= ${literal(KEYS_FIRST_FROM_OFFSET)} THEN${nl(`${i1}  `)}RETURN (${keysFirstQuery(q, key, names.page, { limit: LIMIT, where: q.where ?? sql`true`, order: ownOrder }, `${i1}  `)});${nl(i1)}END IF;${nl(i1)}`
+        : sql``;
       const sortOrders = textList(SORT_ORDERS);
       const statements: Sql[] = [
         sql`IF ${PAGE} < 1 OR ${PER_PAGE} < 1 THEN${nl(i1)}${raise(SQLSTATE.badRequest, "page and perPage must be at least 1")}${nl(indent)}END IF;`,
@@ -179,7 +180,7 @@ export const paged: Kind = (route, compile, names) => {
         sql`_api_filter := NULLIF($1->'filter', 'null'::jsonb);`,
         sql`_api_count := COALESCE($1->>'$count', ${literal(route.total ?? "exact")});`,
         sql`IF _api_count NOT IN (${textList(TOTAL_MODES)}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `count must be one of ${TOTAL_MODES.join(", ")}`)}${nl(indent)}END IF;`,
-        sql`IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN${nl(i1)}RETURN (${staticQuery});${nl(indent)}END IF;`,
+        sql`IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN${nl(i1)}${deepStatic}RETURN (${staticQuery});${nl(indent)}END IF;`,
         sql`_api_columns := ${literal(columnMapJson(map))}::jsonb;`,
         ...map.restricted.map(
           (r) =>

@@ -310,9 +310,8 @@ BEGIN
           'onboardingStatus', "user"."onboardingStatus",
           'testAge', "user"."testAge",
           'metadata', "user"."metadata"
-        ) ORDER BY _api_i.n)
+        ) ORDER BY array_position($3, "user"."id"))
       FROM "public"."user" AS "user"
-      INNER JOIN unnest($3) WITH ORDINALITY AS _api_i(k, n) ON "user"."id" = _api_i.k
       WHERE "user"."id" = ANY ($3)
     ), '[]'::json);
 END
@@ -376,16 +375,46 @@ BEGIN
       RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'count must be one of exact, planned, estimated';
     END IF;
     IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
+      IF (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10) >= 100 THEN
+        RETURN (SELECT json_build_object(
+          'data', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
+            SELECT "user"."id"
+            FROM "public"."user" AS "user"
+            WHERE true
+            ORDER BY "user"."id" ASC
+            LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10))),
+          'total', (SELECT count(*)
+            FROM "public"."user" AS "user"
+            WHERE true)));
+      END IF;
       RETURN (SELECT json_build_object(
-        'data', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
-          SELECT "user"."id"
+        'data', COALESCE((SELECT json_agg(json_build_object(
+              'id', "user"."id",
+              'createdOn', "user"."createdOn",
+              'modifiedOn', "user"."modifiedOn",
+              'firstName', "user"."firstName",
+              'lastName', "user"."lastName",
+              'companyId', "user"."companyId",
+              'email', "user"."email",
+              'role', "user"."role",
+              'permissionLogin', "user"."permissionLogin",
+              'lastLoginOn', "user"."lastLoginOn",
+              'phone', "user"."phone",
+              'accountStatus', "user"."accountStatus",
+              'onboardingStatus', "user"."onboardingStatus",
+              'testAge', "user"."testAge",
+              'metadata', "user"."metadata"
+            )) FROM (
+          SELECT "user" AS _api_w0
           FROM "public"."user" AS "user"
-          WHERE true
           ORDER BY "user"."id" ASC
-          LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10))),
-        'total', (SELECT count(*)
+          LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+        ) AS _api_p
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"), '[]'::json),
+        'total', (SELECT count(*) FROM (
+          SELECT 1
           FROM "public"."user" AS "user"
-          WHERE true)));
+        ) AS _api_c)));
     END IF;
     _api_columns := '{"user.id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"user.createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"user.lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"user.companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"user.email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"user.role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"user.permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"user.lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"user.accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"user.metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true},"id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true}}'::jsonb;
     _api_where := 'true';
