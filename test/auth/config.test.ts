@@ -131,10 +131,12 @@ t.test("JWT_PUBLIC_KEY as a file path, relative to the app directory", async (t)
     `JWT_PUBLIC_KEY (file ${path.join(dir, "keys", "empty.pem")}) holds no PEM block ("-----BEGIN ...")`,
   );
   // Base64 DER without the PEM armour reads as a (missing) file name; the message says what was expected.
+  // Which error the file system gives depends on the random key: ENOENT, or ENAMETOOLONG when more
+  // than 255 characters pass without a "/" (one path component too long).
   const der = rsa.publicPem.split("\n").slice(1, -2).join("");
   t.match(
     failure({ JWT_PUBLIC_KEY: der }, { cwd: dir }),
-    /^JWT_PUBLIC_KEY is neither PEM text .* \(got "[A-Za-z0-9+/]{57}\.\.\.": ENOENT\)$/,
+    /^JWT_PUBLIC_KEY is neither PEM text .* \(got "[A-Za-z0-9+/]{57}\.\.\.": (ENOENT|ENAMETOOLONG)\)$/,
   );
 });
 
