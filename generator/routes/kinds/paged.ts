@@ -51,9 +51,9 @@ import { primaryKeyColumns } from "../scope.ts";
 import { type CompiledQuery, orderList, selectSql } from "../select.ts";
 import { type CastType, castSql, textArray } from "../values.ts";
 import {
-  keysFirstPieces,
   keysFirstQuery,
   keysFirstStatements,
+  type PageKey,
   pageFunctionStatements,
   pageKey,
 } from "./pagedKeys.ts";
@@ -116,16 +116,19 @@ function pagesRawRows(q: CompiledQuery): boolean {
 /** The dynamic query text as constants around the two placeholders: A W B O C W D. */
 function dynamicPieces(q: CompiledQuery, indent: string): string[] {
   const text = pagedQuery(q, indent, trusted(WHERE_MARK), trusted(ORDER_MARK)).toString();
-  const pieces = text.split(new RegExp(`${WHERE_MARK}|${ORDER_MARK}`));
-  const marks = [...text.matchAll(new RegExp(`${WHERE_MARK}|${ORDER_MARK}`, "g"))].map((m) => m[0]);
-  if (pieces.length !== 4 || marks.join() !== [WHERE_MARK, ORDER_MARK, WHERE_MARK].join()) {
-    throw new Error("a paged query's text holds a reserved placeholder character");
-  }
-  return pieces;
+  return splitAt(text, [WHERE_MARK, ORDER_MARK, WHERE_MARK]);
+}
+
+/** The keys-first text (pagedKeys.ts) around the same placeholders: A W B O C W D. */
+function keysFirstPieces(q: CompiledQuery, key: PageKey, pageFunction: string, indent: string): string[] {
+  const marks = { limit: LIMIT, where: trusted(WHERE_MARK), order: trusted(ORDER_MARK) };
+  const text = keysFirstQuery(q, key, pageFunction, marks, indent).toString();
+  return splitAt(text, [WHERE_MARK, ORDER_MARK, WHERE_MARK]);
 }
 
 export const paged: Kind = (route, compile, names) => {
-  const key = pageKey(compile(""), pagesRawRows(compile("")));
+  const unindented = compile("");
+  const key = pageKey(unindented, pagesRawRows(unindented));
   return {
     ...(key ? { helpers: pageFunctionStatements(compile("      "), key, names.page) } : {}),
     declare: [
@@ -192,7 +195,7 @@ export const paged: Kind = (route, compile, names) => {
         ...singleFilter(q, map, indent),
         sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
         sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1)}${nl(indent)}END IF;`,
-        ...(key ? [keysFirstStatements(keysFirstPieces(q, key, names.page, LIMIT, i1), indent)] : []),
+        ...(key ? [keysFirstStatements(keysFirstPieces(q, key, names.page, i1), indent)] : []),
         sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
         sql`EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;`,
         sql`RETURN _api_result;`,
@@ -323,7 +326,7 @@ function countSelectList(q: CompiledQuery): Sql {
   return sql`1${raws.reduce((a, r) => sql`${a}${r}`, sql``)}`;
 }
 
-/** `text` cut at each mark, which must occur exactly once each, in this order. */
+/** `text` cut at each mark, in this order (a mark listed twice occurs twice). */
 function splitAt(text: string, marks: string[]): string[] {
   const pattern = new RegExp(marks.join("|"), "g");
   const found = [...text.matchAll(pattern)].map((m) => m[0]);

@@ -84,7 +84,7 @@ export function isScalarSubquery(text: string): boolean {
   return depth === 0 && quote === undefined;
 }
 
-/** The keys-first statement for a where and an order (SQL, or placeholders to splice in). */
+/** The keys-first statement for a where and an order (SQL, or placeholders to splice in: paged.ts). */
 export function keysFirstQuery(
   q: CompiledQuery,
   key: PageKey,
@@ -97,32 +97,6 @@ export function keysFirstQuery(
   const keys = sql`ARRAY(${nl(i2)}SELECT ${trusted(key.sql)}${nl(i2)}FROM ${q.plainFrom}${nl(i2)}WHERE ${options.where}${nl(i2)}ORDER BY ${options.order}${nl(i2)}LIMIT ${options.limit})`;
   const total = sql`(SELECT count(*)${nl(i2)}FROM ${q.plainFrom}${nl(i2)}WHERE ${options.where})`;
   return sql`SELECT json_build_object(${nl(i1)}'data', ${ident("api", pageFunction)}($1, $2, ${keys}),${nl(i1)}'total', ${total})`;
-}
-
-const WHERE_MARK = "\u0001where\u0001";
-const ORDER_MARK = "\u0001order\u0001";
-
-/** The keys-first text as constants around its placeholders (where, order, where), to splice into. */
-export function keysFirstPieces(
-  q: CompiledQuery,
-  key: PageKey,
-  pageFunction: string,
-  limit: Sql,
-  indent: string,
-): string[] {
-  const where = trusted(WHERE_MARK);
-  const text = keysFirstQuery(
-    q,
-    key,
-    pageFunction,
-    { limit, where, order: trusted(ORDER_MARK) },
-    indent,
-  ).toString();
-  const marks = [...text.matchAll(new RegExp(`${WHERE_MARK}|${ORDER_MARK}`, "g"))].map((m) => m[0]);
-  if (marks.join() !== [WHERE_MARK, ORDER_MARK, WHERE_MARK].join()) {
-    throw new Error("a paged query's text holds a reserved placeholder character");
-  }
-  return text.split(new RegExp(`${WHERE_MARK}|${ORDER_MARK}`));
 }
 
 /**

@@ -10,7 +10,7 @@ export type Compile = (indent: string) => CompiledQuery;
 export interface KindBody {
   declare: Sql[];
   statements: (indent: string) => Sql[];
-  /** Statements of helper functions the route's function calls (created after it). */
+  /** Statements of helper functions the route's function calls (created before it). */
   helpers?: string[];
 }
 
