@@ -26,9 +26,16 @@ export function checkTopLevel(ctx: Context): void {
       seen.add(name);
     });
   }
+  // Each is a Postgres setting, `api.ctx.<name>` (generator/api/context.ts), and setting names
+  // ignore case: two that differ only in case would share one.
+  const folded = new Map<string, string>();
   schema.globalParams.forEach((name, i) => {
     if (name !== "" && !IDENTIFIER.test(name))
       diag.error(at("globalParams", i), invalidName("global parameter", name));
+    const other = folded.get(name.toLowerCase());
+    if (other !== undefined && other !== name)
+      diag.error(at("globalParams", i), `global parameter "${name}" differs from "${other}" only in case`);
+    folded.set(name.toLowerCase(), name);
   });
   schema.extensions.forEach((name, i) => {
     if (name !== "" && !EXTENSION_NAME.test(name))

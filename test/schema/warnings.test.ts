@@ -28,7 +28,7 @@ t.test("duplicates and bad names in the top-level lists are errors", async (t) =
   const r = load((s) => {
     s.roles.push("admin");
     s.scopes.push("read:user");
-    s.globalParams.push("userId", "company-id");
+    s.globalParams.push("userId", "company-id", "USERID");
     s.extensions = ["pg_trgm", "uuid-ossp", "pg_trgm", "bad name"];
   });
   t.same(r.errors, [
@@ -39,6 +39,7 @@ t.test("duplicates and bad names in the top-level lists are errors", async (t) =
       "globalParams[3]",
       'invalid global parameter name "company-id": use letters, digits and _, not starting with a digit',
     ),
+    err("globalParams[4]", 'global parameter "USERID" differs from "userId" only in case'),
     err("roles[2]", 'duplicate role "admin"'),
     err("scopes[1]", 'duplicate scope "read:user"'),
   ]);
