@@ -1,6 +1,8 @@
--- Caller context: the JSON object the gateway (or a route function) stores in the setting
--- `api.ctx`, transaction-locally: {"role": "admin" | null, "scopes": ["a", ...], "<global>": value}.
--- Everything reads it through these helpers; see docs/architecture.md ("Caller context").
+-- Caller context: the JSON object {"role": "admin" | null, "scopes": ["a", ...], "<global>": value}
+-- that api.set_ctx(ctx) stores, transaction-locally: whole in the setting `api.ctx`, and each key
+-- in a setting of its own, `api.ctx.<key>` (generator/api/context.ts; route functions inline the
+-- same calls). Everything reads it through these helpers; see docs/architecture.md ("Caller
+-- context"). They read the keys: one `current_setting` instead of parsing the whole JSON.
 --
 -- Loaded into schema `api` by the API layer rebuild (db/apiLayer.ts), after
 -- `CREATE SCHEMA api`. SQL-standard bodies (RETURN ...) are parsed and bound when created, so
@@ -13,20 +15,20 @@ CREATE FUNCTION api.ctx() RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE
 RETURN NULLIF(pg_catalog.current_setting('api.ctx', true), '')::jsonb;
 
--- One global parameter as text (`role`, `companyId`, ...); NULL when unset, so a connection
--- without settings matches no condition that compares with it.
+-- One key as text (`role`, `companyId`, ...); NULL when unset or empty, so a connection without
+-- settings matches no condition that compares with it. A name that is no key reads NULL.
 CREATE FUNCTION api.ctx_text(name text) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
-RETURN api.ctx() OPERATOR(pg_catalog.->>) name;
+RETURN NULLIF(pg_catalog.current_setting('api.ctx.' OPERATOR(pg_catalog.||) name, true), '');
 
--- The caller's scopes; NULL when unset or not a JSON array.
+-- The caller's scopes; NULL when unset or not a JSON array (the key holds the member's JSON text).
 CREATE FUNCTION api.ctx_scopes() RETURNS text[]
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT CASE WHEN pg_catalog.jsonb_typeof(c OPERATOR(pg_catalog.->) 'scopes') OPERATOR(pg_catalog.=) 'array'
-    THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(c OPERATOR(pg_catalog.->) 'scopes'))
+  SELECT CASE WHEN pg_catalog.jsonb_typeof(s) OPERATOR(pg_catalog.=) 'array'
+    THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(s))
   END
-  FROM (SELECT api.ctx() AS c) AS ctx;
+  FROM (SELECT api.ctx_text('scopes')::jsonb AS s) AS ctx;
 END;
 
 -- True when `roles` is empty, else when the caller's role is one of them.

@@ -55,7 +55,7 @@ export function callerSession(
         // The statement timeout is the handler's, or the connection's own (STATEMENT_TIMEOUT_MS)
         // when shorter: `least` skips the NULL of a connection without one ('0').
         await c.query(
-          "SELECT set_config('api.ctx', $1, true), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
+          "SELECT api.set_ctx($1::jsonb), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
             "set_config('statement_timeout', least($2::bigint, nullif((extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint, 0))::text, true)",
           [JSON.stringify(ctx), String(options.statementTimeoutMs)],
         );

@@ -7,6 +7,7 @@ import { realtimeGrantStatements, realtimeStatements } from "../realtime/index.t
 import type { Schema } from "../schema/types.ts";
 import { ident, literal, sql } from "../sql/sql.ts";
 import { TABLE_SCHEMA } from "../tables/names.ts";
+import { setContextFunction } from "./context.ts";
 import { grantStatements } from "./grants.ts";
 import { API_GATEWAY, API_OWNER, API_SCHEMA } from "./names.ts";
 import { dropOurPolicies, policyStatements } from "./policies.ts";
@@ -16,7 +17,7 @@ import { viewStatements } from "./views.ts";
 export interface ApiLayerParts {
   /** Roles, then the schema dropped and created again. */
   prologue: string[];
-  /** The hand-written runtime (sql/*.sql), as given. */
+  /** The hand-written runtime (sql/*.sql), as given, then `api.set_ctx` (it knows the schema's globals). */
   runtime: string[];
   views: string[];
   policies: string[];
@@ -52,7 +53,7 @@ export function apiLayerParts(
       sql`CREATE SCHEMA ${ident(API_SCHEMA)}`.toString(),
       sql`GRANT USAGE, CREATE ON SCHEMA ${ident(API_SCHEMA)} TO ${ident(API_OWNER)}`.toString(),
     ],
-    runtime: [...runtimeSql],
+    runtime: [...runtimeSql, setContextFunction(schema)],
     views: buildModel(schema).tables.flatMap(viewStatements),
     policies: policyStatements(schema),
     extra: [...extra],

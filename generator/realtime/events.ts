@@ -67,7 +67,7 @@ DECLARE
   l_xid xid8;
 ${join(declarations, "\n")}
 BEGIN
-  PERFORM pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true);
+  PERFORM api.set_ctx(ctx);
   SELECT c.xid, c.seq INTO a_xid, a_seq FROM api.realtime_cursor(after) AS c;
   SELECT c.xid, c.seq INTO u_xid, u_seq FROM api.realtime_cursor(upto) AS c;
   SELECT c.xid, c.seq INTO h_xid, h_seq FROM api.realtime_cursor(api.realtime_head()) AS c;

@@ -20,14 +20,16 @@
 // - `#variable_conflict use_column`: queries never refer to plpgsql variables (they use `$1`, `$2`),
 //   so a column named like a variable in raw SQL always means the column.
 // - The caller context is the `ctx` parameter, read directly by the function's own checks; it is
-//   also stored in the transaction-local setting `api.ctx` when row policies or raw SQL (which
-//   reads the API views) need it (FunctionBody.readsContextSetting).
+//   also stored in the transaction-local context settings (generator/api/context.ts) when row
+//   policies, raw SQL (which reads the API views) or a write's triggers need it: only the keys
+//   the policies read when nothing else does (FunctionBody.context).
 // - Request values that do not cast to their column's type (`$id` = "abc" for a bigint) raise
 //   A0400 instead of a server error: the query runs in a block that catches those conditions.
 
+import { setContextCalls } from "../api/context.ts";
 import { ident, type Sql, sql } from "../sql/sql.ts";
 import { nl } from "./layout.ts";
-import { raise, SQLSTATE } from "./permissions.ts";
+import { type ContextUse, raise, SQLSTATE } from "./permissions.ts";
 
 export interface FunctionBody {
   /** Local variable declarations (`_api_x type;`). */
@@ -37,11 +39,13 @@ export interface FunctionBody {
   /** The kind's statements: validation, the query, RETURN (at `indent`). */
   statements: (indent: string) => Sql[];
   /**
-   * Something the function runs reads the caller context through the `api.ctx` setting (row
-   * policies, raw SQL over the API views): the function sets it from `ctx` first. The route's own
+   * What the function runs reads of the caller context through the settings (row policies, raw
+   * SQL over the API views, triggers): the function sets that from `ctx` first. The route's own
    * checks and masks read `ctx` directly (permissions.ts) and need no setting.
    */
-  readsContextSetting: boolean;
+  context: ContextUse;
+  /** Every key of the schema's context (`whole`). */
+  contextKeys: readonly string[];
   /**
    * A write route: the statements always run in a block that also turns a row-level-security
    * WITH CHECK failure (`insufficient_privilege`) into A0403 and a value too long for its column
@@ -59,7 +63,7 @@ export const TOO_LONG_MESSAGE = "A request value is too long for its column";
 const CAST_CONDITIONS = sql`invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value`;
 
-/** A call of a helper that reads the `api.ctx` setting (sql/context.sql): a safety net. */
+/** A call of a helper that reads the context settings (sql/context.sql): a safety net. */
 const READS_SETTING = /\bapi\.(ctx|ctx_text|ctx_scopes|has_role|has_scopes|allowed)\(/;
 
 /** A query text that casts request or context values (`($1->>'id')::bigint`, arrays). */
@@ -72,10 +76,11 @@ export function functionStatements(name: string, body: FunctionBody): string[] {
   const catches = statements.some((s) => CASTS_VALUES.test(s.toString()));
   const checks = body.checks("  ");
   const lines: Sql[] = [];
-  // Setting it costs about 2 us a call; left unset, a policy reading it would match nothing.
-  if (body.readsContextSetting || [...checks, ...statements].some((s) => READS_SETTING.test(s.toString()))) {
-    lines.push(sql`PERFORM set_config('api.ctx', COALESCE(ctx, '{}'::jsonb)::text, true);`);
-  }
+  // Each setting costs about 0.5-1 us a call; left unset, a policy reading it matches nothing.
+  const whole =
+    body.context.whole || [...checks, ...statements].some((s) => READS_SETTING.test(s.toString()));
+  const keys = whole ? body.contextKeys : body.context.keys;
+  if (keys.length > 0) lines.push(sql`PERFORM ${setContextCalls(sql`ctx`, keys, whole)};`);
   lines.push(...checks);
   if (body.write) {
     lines.push(

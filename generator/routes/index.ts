@@ -2,6 +2,7 @@
 // PUT/PATCH, DELETE), in schema `api`.
 // See README.md in this folder and docs/architecture.md ("Route functions").
 
+import { contextKeys } from "../api/context.ts";
 import { buildModel } from "../model/index.ts";
 import type { EndpointGroup, Schema, StandardRoute } from "../schema/types.ts";
 import { isStandardRoute } from "../schema/types.ts";
@@ -65,9 +66,10 @@ export function routeFunctionStatementsFor(
     declare: kind.declare,
     checks: (indent) => checks.statements(route, indent),
     statements: kind.statements,
-    // Writes always set it: triggers and defaults an app adds in its own migrations (audit
+    // Writes always set all of it: triggers and defaults an app adds in its own migrations (audit
     // columns, say) may read the caller from `api.ctx`.
-    readsContextSetting: write || checks.readsContextSetting,
+    context: write ? { whole: true, keys: [] } : checks.context,
+    contextKeys: contextKeys(schema),
     ...(write ? { write } : {}),
   });
   // A helper first: the function's dynamic SQL calls it.

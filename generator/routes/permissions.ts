@@ -5,9 +5,10 @@
 //
 // The rules read the function's `ctx` parameter (`$2`) directly, with the semantics of the API
 // layer's helpers (sql/context.sql `api.has_role`, `api.has_scopes`, `api.allowed`), which read the
-// `api.ctx` setting instead: a helper call costs 2.5-4 us, an inline test well under 1 us, and a
+// context settings instead: a helper call costs 2.5-4 us, an inline test well under 1 us, and a
 // function that reads no setting need not set it (function.ts).
 
+import { contextReadBy } from "../api/context.ts";
 import { sqlstateOf } from "../model/errors.ts";
 import type { StandardRoute, Table } from "../schema/types.ts";
 import { join, literal, type Sql, sql } from "../sql/sql.ts";
@@ -67,27 +68,38 @@ export function raiseComputed(code: string, message: Sql): Sql {
   return sql`RAISE EXCEPTION USING ERRCODE = ${literal(code)}, MESSAGE = ${message};`;
 }
 
+/** What a route function stores of its `ctx` for SQL that reads the caller from the settings. */
+export interface ContextUse {
+  /** Every key and the whole `api.ctx`: raw SQL, a write's triggers, a policy with raw SQL. */
+  whole: boolean;
+  /** Otherwise the keys its row policies and table rules read (none: nothing is set). */
+  keys: readonly string[];
+}
+
 /** Collects what a route's function must check while its query is compiled. */
 export class Checks {
   private readonly tables = new Map<string, Table>();
   private readonly allHidden = new Map<string, Access[]>();
-  private settingRead = false;
+  private readonly keys = new Set<string>();
+  private whole = false;
 
   /** A table the query reads (base, join, subquery). */
   useTable(table: Table): void {
     if (isRestricted(table) && !this.tables.has(table.name)) this.tables.set(table.name, table);
-    // Its row policies (and the restrictive table-rule policy) read the `api.ctx` setting.
-    if (isRestricted(table) || table.policies.length > 0) this.settingRead = true;
+    // Its row policies (and the restrictive table-rule policy) read the context settings.
+    const read = contextReadBy(table);
+    if (read.all) this.whole = true;
+    else for (const key of read.keys) this.keys.add(key);
   }
 
-  /** The schema author's SQL is part of the query: it may read the API views, whose masks read the setting. */
+  /** The schema author's SQL is part of the query: it may read the API views, whose masks read the settings. */
   useRawSql(): void {
-    this.settingRead = true;
+    this.whole = true;
   }
 
-  /** Whether running the query reads the caller context through the `api.ctx` setting. */
-  get readsContextSetting(): boolean {
-    return this.settingRead;
+  /** What running the query reads of the caller context through the settings. */
+  get context(): ContextUse {
+    return { whole: this.whole, keys: [...this.keys].sort() };
   }
 
   /**

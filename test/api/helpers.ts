@@ -53,7 +53,7 @@ export async function gatewaySession(t: Test, url: string): Promise<pg.Client> {
 
 /** Sets (or with null, clears) the caller context for the rest of the session. */
 export async function setCtx(client: pg.Client, ctx: Ctx | null): Promise<void> {
-  await client.query("SELECT set_config('api.ctx', $1, false)", [ctx ? JSON.stringify(ctx) : ""]);
+  await client.query("SELECT api.set_ctx($1::jsonb, false)", [ctx ? JSON.stringify(ctx) : null]);
 }
 
 export async function rows<T = Record<string, unknown>>(
@@ -98,7 +98,7 @@ export async function rolledBack<T>(
   try {
     for (const statement of setup) await su.query(statement);
     await su.query(`SET LOCAL SESSION AUTHORIZATION ${role}`);
-    await su.query("SELECT set_config('api.ctx', $1, true)", [ctx ? JSON.stringify(ctx) : ""]);
+    await su.query("SELECT api.set_ctx($1::jsonb)", [ctx ? JSON.stringify(ctx) : null]);
     return await use(su);
   } finally {
     await su.query("ROLLBACK");

@@ -13,12 +13,22 @@ t.test("runtime helpers and conditions", async (t) => {
   t.test("the context: unset, cleared and set", async (t) => {
     await setCtx(su, null);
     t.equal(await one("api.ctx_text('role')"), null, "'' (a reverted local setting) counts as unset");
-    await su.query("RESET api.ctx");
+    await su.query(`RESET "api.ctx.role"`);
     t.equal(await one("api.ctx_text('role')"), null);
+    t.equal(await one("api.ctx_text('not-a-key')"), null, "a name that is no setting reads NULL");
     await su.query("BEGIN");
-    await su.query(`SELECT set_config('api.ctx', '{"role":"admin","companyId":7}', true)`);
+    await su.query(`SELECT api.set_ctx('{"role":"admin","companyId":7}')`);
     t.equal(await one("api.ctx_text('role')"), "admin");
     t.equal(await one("api.ctx_text('companyId')"), "7", "numbers come out as text");
+    await su.query(`SELECT api.set_ctx('{"role":"member","scopes":["a"]}')`);
+    t.equal(await one("api.ctx_text('companyId')"), null, "a key the new context lacks is unset, not kept");
+    t.same(await one("api.ctx_scopes()"), ["a"]);
+    t.same(await one("api.ctx()"), { role: "member", scopes: ["a"] }, "the whole context too");
+    await su.query("SELECT api.set_ctx(NULL)");
+    t.equal(await one("api.ctx_text('role')"), null, "NULL unsets every key");
+    t.equal(await one("api.ctx()"), null);
+    await su.query(`SELECT api.set_ctx('{"role":"admin"}')`);
+    t.equal(await one("api.ctx_text('role')"), "admin");
     await su.query("COMMIT");
     t.equal(await one("api.ctx_text('role')"), null, "transaction-local: gone after commit");
   });
@@ -60,7 +70,7 @@ t.test("runtime helpers and conditions", async (t) => {
       a2: false,
       a3: false,
     });
-    await su.query(`SELECT set_config('api.ctx', '{"role":null,"scopes":"a"}', false)`);
+    await su.query(`SELECT api.set_ctx('{"role":null,"scopes":"a"}', false)`);
     t.equal(await one("api.has_scopes('{a}')"), false, "scopes that are not a list hold nothing");
     t.equal(await one("api.ctx_scopes()"), null);
     await setCtx(su, null);
@@ -84,6 +94,8 @@ t.test("runtime helpers and conditions", async (t) => {
       { name: "has_role", v: "s", p: "s" },
       { name: "has_scopes", v: "s", p: "s" },
       { name: "like_literal", v: "i", p: "s" },
+      // The writer: it sets the settings the others read.
+      { name: "set_ctx", v: "v", p: "u" },
     ]);
   });
 
@@ -135,7 +147,9 @@ t.test("runtime helpers and conditions", async (t) => {
     await setCtx(su, { role: null, scopes: [], companyId: 2 });
     t.same(await ids(w("companyId", "=", "#companyId"), w("done", "IS", true)), [12, 13]);
     t.same(await ids({ custom: `"task"."companyId" = #companyId AND "task"."done"` }), [12, 13]);
-    await su.query(`SELECT set_config('api.ctx', $1, false)`, [JSON.stringify({ companyId: 1, q: "100%" })]);
+    // `q` is no global of the example: its setting is made by hand.
+    await setCtx(su, { role: null, scopes: [], companyId: 1 });
+    await su.query(`SELECT set_config('api.ctx.q', '100%', false)`);
     const patterned = compileConditions([w("title", "LIKE", "#q")], {
       column: (_t, name) => task.columns.find((c) => c.name === name),
       global: (name) => globalExpr(name),

@@ -1,8 +1,10 @@
-// Which route functions store the caller in the `api.ctx` setting (generator/routes/function.ts).
-// Their own checks and masks read the `ctx` argument; the setting is for what reads it instead:
-// row policies, the table rule's restrictive policy, raw SQL (which may read the API views), and
-// on writes, triggers and defaults an app adds. Skipping it where one of those runs would make a
-// policy match nothing or read a value the session forged, so each trigger is tested.
+// Which route functions store the caller in the context settings, and which of them
+// (generator/routes/function.ts, generator/api/context.ts). Their own checks and masks read the
+// `ctx` argument; the settings are for what reads them instead: row policies and the table rule's
+// restrictive policy (only the keys they read), and everything (`api.ctx` and every key) for raw
+// SQL (which may read the API views), a policy with raw SQL, and on writes, triggers and defaults
+// an app adds. Skipping a setting where one of those runs would make a policy match nothing or
+// read a value the session forged, so each case is tested.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -13,7 +15,18 @@ import { loadSchema } from "../../generator/schema/index.ts";
 const base = JSON.parse(
   fs.readFileSync(path.join(import.meta.dirname, "../golden/routes/one-with-join/schema.json"), "utf8"),
 );
-const SETS = "PERFORM set_config('api.ctx'";
+const SETS = "set_config('api.ctx";
+const WHOLE = "set_config('api.ctx', COALESCE(ctx::text, ''), true)";
+const key = (name: string) => `set_config('api.ctx.${name}', COALESCE(`;
+const ALL_KEYS = ["role", "scopes", "companyId", "userId"];
+
+/** The keys `sql` sets (none when it sets nothing), and whether it sets the whole context. */
+function settings(sql: string): { whole: boolean; keys: string[] } {
+  return {
+    whole: sql.includes(WHOLE),
+    keys: ALL_KEYS.filter((k) => sql.includes(key(k))),
+  };
+}
 
 function functionsOf(change: (schema: typeof base) => void): string {
   const raw = structuredClone(base);
@@ -46,14 +59,32 @@ t.test("a row policy on a table read: set", async (t) => {
       },
     ];
   });
-  t.ok(sql.includes(SETS));
+  t.same(settings(sql), { whole: false, keys: ["userId"] }, "only the key the policy reads");
 });
 
-t.test("a table rule on a joined table (a restrictive policy): set", async (t) => {
+t.test("a policy for some roles and scopes: those keys", async (t) => {
   const sql = functionsOf((s) => {
+    table(s, "user").policies = [{ name: "staff", roles: ["admin"], scopes: ["billing:read"], where: [] }];
+  });
+  t.same(settings(sql), { whole: false, keys: ["role", "scopes"] });
+});
+
+t.test("a policy with raw SQL: everything", async (t) => {
+  const sql = functionsOf((s) => {
+    table(s, "user").policies = [{ name: "raw", roles: [], scopes: [], where: [{ custom: "true" }] }];
+  });
+  t.same(settings(sql), { whole: true, keys: ALL_KEYS });
+});
+
+t.test("a table rule on a joined table (a restrictive policy): the key it reads", async (t) => {
+  const byRole = functionsOf((s) => {
     table(s, "company").roles = ["admin"];
   });
-  t.ok(sql.includes(SETS));
+  t.same(settings(byRole), { whole: false, keys: ["role"] });
+  const byScope = functionsOf((s) => {
+    table(s, "company").scopes = ["billing:read"];
+  });
+  t.same(settings(byScope), { whole: false, keys: ["scopes"] });
 });
 
 t.test("raw SQL in a selector: set", async (t) => {
@@ -64,14 +95,14 @@ t.test("raw SQL in a selector: set", async (t) => {
       type: "number",
     });
   });
-  t.ok(sql.includes(SETS));
+  t.same(settings(sql), { whole: true, keys: ALL_KEYS });
 });
 
 t.test("raw SQL in a where condition: set", async (t) => {
   const sql = functionsOf((s) => {
     route(s).where.push({ custom: "true" });
   });
-  t.ok(sql.includes(SETS));
+  t.same(settings(sql), { whole: true, keys: ALL_KEYS });
 });
 
 t.test("a write: always set", async (t) => {
@@ -88,5 +119,5 @@ t.test("a write: always set", async (t) => {
     });
   });
   t.match(sql, /UPDATE/, "a write function");
-  t.ok(sql.includes(SETS));
+  t.same(settings(sql), { whole: true, keys: ALL_KEYS });
 });

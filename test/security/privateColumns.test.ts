@@ -28,7 +28,7 @@ t.test("api_gateway with a forged admin context cannot read user.passwordHash", 
   );
   t.ok(hashes.length > 0 && hashes.every((h) => h.startsWith("$2")), "the seed has hashes to look for");
   const gw = await gatewaySession(t, url);
-  await gw.query("SELECT set_config('api.ctx', $1, false)", [JSON.stringify(FORGED)]);
+  await gw.query("SELECT api.set_ctx($1::jsonb, false)", [JSON.stringify(FORGED)]);
 
   t.test("no view has the column; the view itself reads fine", async (t) => {
     const found = await rows(

@@ -1,0 +1,91 @@
+// The caller context in the database (docs/architecture.md "Caller context"): the whole JSON in
+// the transaction-local setting `api.ctx`, and each key of it (`role`, `scopes`, every global) in
+// a setting of its own, `api.ctx.<key>`. Row policies and the helpers of sql/context.sql read the
+// keys: `current_setting` of one key costs well under a microsecond, where parsing `api.ctx` cost
+// 2.5 us for every table a statement reads (docs/performance.md). One writer sets them all
+// together, `api.set_ctx(ctx)`; route functions inline the same calls, and set only the keys
+// their row policies read when nothing else does.
+//
+// A key's value is its JSON member as `->>` gives it, except `scopes`: its JSON text, so that a
+// string there is not taken for an array. '' when the member is absent or null, and '' reads as
+// unset (NULL).
+
+import type { Schema, Table } from "../schema/types.ts";
+import { classifyValue } from "../schema/values.ts";
+import { join, literal, type Sql, sql } from "../sql/sql.ts";
+
+/** The setting that holds the whole context. */
+export const CONTEXT_SETTING = "api.ctx";
+
+/** The setting that holds one key of it. */
+export const keySetting = (key: string): string => `${CONTEXT_SETTING}.${key}`;
+
+/** Claims that are never globals (gateway/auth/claims.ts reads `scope` into `scopes`). */
+const NOT_GLOBALS = new Set(["role", "scopes", "scope"]);
+
+/** Every key a context can hold: `role`, `scopes`, then the schema's globals in order. */
+export function contextKeys(schema: Pick<Schema, "globalParams">): string[] {
+  return ["role", "scopes", ...new Set(schema.globalParams.filter((g) => !NOT_GLOBALS.has(g)))];
+}
+
+/**
+ * What a table's row security reads of the context: the keys its policies and its table rule
+ * (the restrictive policy) read, or everything when a policy holds raw SQL (which may call any
+ * helper, or read another table whose own policies read other keys).
+ */
+export type ContextRead = { all: true } | { all: false; keys: ReadonlySet<string> };
+
+export function contextReadBy(table: Table): ContextRead {
+  const keys = new Set<string>();
+  if (table.roles.length > 0) keys.add("role");
+  else if (table.scopes.length > 0) keys.add("scopes");
+  for (const policy of table.policies) {
+    if (policy.roles.length > 0) keys.add("role");
+    if (policy.scopes.length > 0) keys.add("scopes");
+    for (const c of policy.where) {
+      if (c.custom !== undefined) return { all: true };
+      for (const value of [c.value].flat()) {
+        const form = typeof value === "string" ? classifyValue(value) : undefined;
+        if (form?.kind === "global") keys.add(form.name);
+      }
+    }
+  }
+  return { all: false, keys };
+}
+
+/**
+ * The `set_config` calls that store `ctx` (a jsonb expression), transaction-locally unless
+ * `local` says otherwise: each key of `keys`, and the whole context too when `whole`.
+ */
+export function setContextCalls(
+  ctx: Sql,
+  keys: readonly string[],
+  whole: boolean,
+  local: Sql = sql`true`,
+): Sql {
+  const calls = keys.map((key) => {
+    const value =
+      key === "scopes"
+        ? sql`(${ctx} OPERATOR(pg_catalog.->) 'scopes')::text`
+        : sql`${ctx} OPERATOR(pg_catalog.->>) ${literal(key)}`;
+    return sql`pg_catalog.set_config(${literal(keySetting(key))}, COALESCE(${value}, ''), ${local})`;
+  });
+  if (whole) {
+    calls.unshift(
+      sql`pg_catalog.set_config(${literal(CONTEXT_SETTING)}, COALESCE(${ctx}::text, ''), ${local})`,
+    );
+  }
+  return join(calls, ",\n    ");
+}
+
+/**
+ * `api.set_ctx(ctx jsonb, local boolean DEFAULT true)`: the one writer for SQL that is not a route
+ * function (custom handlers' `req.db`, realtime, psql). A NULL ctx unsets everything.
+ */
+export function setContextFunction(schema: Pick<Schema, "globalParams">): string {
+  return sql`CREATE FUNCTION api.set_ctx(ctx jsonb, local boolean DEFAULT true) RETURNS void
+LANGUAGE sql VOLATILE
+BEGIN ATOMIC
+  SELECT ${setContextCalls(sql`ctx`, contextKeys(schema), true, sql`local`)};
+END`.toString();
+}
