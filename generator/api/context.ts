@@ -2,9 +2,9 @@
 // the transaction-local setting `api.ctx`, and each key of it (`role`, `scopes`, every global) in
 // a setting of its own, `api.ctx.<key>`. Row policies and the helpers of sql/context.sql read the
 // keys: `current_setting` of one key costs well under a microsecond, where parsing `api.ctx` cost
-// 2.5 us for every table a statement reads (docs/performance.md). One writer sets them all
-// together, `api.set_ctx(ctx)`; route functions inline the same calls, and set only the keys
-// their row policies read when nothing else does.
+// 2.5 us for every table a statement reads (docs/performance.md). `api.set_ctx(ctx)` sets them
+// all together; route functions and realtime inline the same calls (setContextCalls), and route
+// functions set only the keys their row policies read when nothing else does.
 //
 // A key's value is its JSON member as `->>` gives it, except `scopes`: its JSON text, so that a
 // string there is not taken for an array. '' when the member is absent or null, and '' reads as
@@ -79,8 +79,9 @@ export function setContextCalls(
 }
 
 /**
- * `api.set_ctx(ctx jsonb, local boolean DEFAULT true)`: the one writer for SQL that is not a route
- * function (custom handlers' `req.db`, realtime, psql). A NULL ctx unsets everything.
+ * `api.set_ctx(ctx jsonb, local boolean DEFAULT true)`: the writer for SQL outside the generated
+ * functions (custom handlers' `req.db`, tests, psql), which inline the same calls (a call costs
+ * about 6 us more). A NULL ctx unsets everything.
  */
 export function setContextFunction(schema: Pick<Schema, "globalParams">): string {
   return sql`CREATE FUNCTION api.set_ctx(ctx jsonb, local boolean DEFAULT true) RETURNS void

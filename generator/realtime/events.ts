@@ -15,11 +15,12 @@
 //   before -> `delete` with the key and no data (the row left this context's view); an update
 //   that changes none of the columns this context sees, and moves nothing, is not sent.
 //
-// It runs as api_owner (SECURITY DEFINER, like route functions) with `api.ctx` set to the
-// context, so policies that read other tables see them as a route function would. search_path is
-// `public` because policy SQL was bound with it (generator/api/layer.ts); pg_temp last, and the
+// It runs as api_owner (SECURITY DEFINER, like route functions) with the context settings set to
+// the context (inline, as route functions set them: a call of api.set_ctx costs 6 us more), so
+// policies that read other tables see them as a route function would. search_path is `public` because policy SQL was bound with it (generator/api/layer.ts); pg_temp last, and the
 // caller cannot create objects in `public`.
 
+import { contextKeys, setContextCalls } from "../api/context.ts";
 import { textArray } from "../api/globals.ts";
 import { policyCondition } from "../api/policies.ts";
 import { sqlstateOf } from "../model/errors.ts";
@@ -67,7 +68,7 @@ DECLARE
   l_xid xid8;
 ${join(declarations, "\n")}
 BEGIN
-  PERFORM api.set_ctx(ctx);
+  PERFORM ${setContextCalls(sql`ctx`, contextKeys(schema), true)};
   SELECT c.xid, c.seq INTO a_xid, a_seq FROM api.realtime_cursor(after) AS c;
   SELECT c.xid, c.seq INTO u_xid, u_seq FROM api.realtime_cursor(upto) AS c;
   SELECT c.xid, c.seq INTO h_xid, h_seq FROM api.realtime_cursor(api.realtime_head()) AS c;
