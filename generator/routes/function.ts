@@ -112,16 +112,26 @@ export function functionStatements(name: string, body: FunctionBody): string[] {
 RETURNS json
 LANGUAGE plpgsql
 SECURITY DEFINER
-SET search_path = pg_catalog, api, pg_temp
-SET timezone = 'UTC'
-SET plan_cache_mode = force_generic_plan
+${FUNCTION_SETTINGS}
 AS ${tag}
 ${text}${tag};`;
   return [
     create,
+    ...ownedByApiOwner(signature),
+    sql`GRANT EXECUTE ON FUNCTION ${signature} TO api_gateway;`.toString(),
+  ];
+}
+
+/** The settings every generated function runs with (see the header). */
+export const FUNCTION_SETTINGS = `SET search_path = pg_catalog, api, pg_temp
+SET timezone = 'UTC'
+SET plan_cache_mode = force_generic_plan`;
+
+/** The function `signature` owned by api_owner, and callable by no one else until granted. */
+export function ownedByApiOwner(signature: Sql): string[] {
+  return [
     sql`ALTER FUNCTION ${signature} OWNER TO api_owner;`.toString(),
     sql`REVOKE ALL ON FUNCTION ${signature} FROM PUBLIC;`.toString(),
-    sql`GRANT EXECUTE ON FUNCTION ${signature} TO api_gateway;`.toString(),
   ];
 }
 

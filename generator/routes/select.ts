@@ -153,13 +153,6 @@ export function compileQuery(
   };
 }
 
-/**
- * Whether a join adds at most one row to each row it joins and never a row without one: INNER or
- * LEFT on a column that is unique in the joined table (its one-column primary key, a unique
- * column or a one-column unique index). Other joins (RIGHT, custom ON, to-many) add their own
- * primary key to the order, so that rows equal on the base table's key still come out in a
- * stable order.
- */
 /** Whether the where, join or orderBy read raw SQL or a column that is private or has rules. */
 function readsMaskedColumns(spec: QuerySpec, scope: QueryScope): boolean {
   const masked = (alias: string, column: string | undefined): boolean => {

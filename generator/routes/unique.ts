@@ -6,9 +6,14 @@
 import { orOfAnds } from "../api/conditions.ts";
 import { uniqueKeys } from "../schema/index.ts";
 import type { Join, Table, WhereCondition } from "../schema/types.ts";
+import { classifyValue } from "../schema/values.ts";
 import type { QueryScope } from "./scope.ts";
 
-/** A LEFT or INNER join on a one-column unique key of the joined table. */
+/**
+ * A LEFT or INNER join on a one-column unique key of the joined table: it adds at most one row to
+ * each row. Other joins (RIGHT, custom ON, to-many) add their own primary key to the order
+ * (select.ts), so that rows equal on the base table's key still come out in a stable order.
+ */
 export function joinsOneRow(j: Join, table: Table): boolean {
   if (j.type === "RIGHT" || j.custom !== undefined || j.foreignColumnName === undefined) return false;
   const column = j.foreignColumnName;
@@ -41,6 +46,8 @@ export function returnsAtMostOneRow(
 
 /** `$param`, `#global`, a quoted literal, a number or a boolean; not a column reference, list or NULL. */
 function isOneValue(value: WhereCondition["value"]): boolean {
-  if (typeof value === "number" || typeof value === "boolean") return true;
-  return typeof value === "string" && /^[$#']/.test(value);
+  if (Array.isArray(value) || value === undefined) return false;
+  return ONE_VALUE.has(classifyValue(value).kind);
 }
+
+const ONE_VALUE = new Set(["param", "global", "text", "number", "boolean"]);

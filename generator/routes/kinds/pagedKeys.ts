@@ -29,7 +29,7 @@
 // count) keep the one-statement path.
 
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
-import { dollarTag } from "../function.ts";
+import { dollarTag, FUNCTION_SETTINGS, ownedByApiOwner } from "../function.ts";
 import { nl } from "../layout.ts";
 import { primaryKeyColumns } from "../scope.ts";
 import type { CompiledQuery } from "../select.ts";
@@ -118,13 +118,10 @@ export function pageFunctionStatements(q: CompiledQuery, key: PageKey, name: str
 RETURNS json
 LANGUAGE plpgsql
 STABLE
-SET search_path = pg_catalog, api, pg_temp
-SET timezone = 'UTC'
-SET plan_cache_mode = force_generic_plan
+${FUNCTION_SETTINGS}
 AS ${tag}
 ${text}${tag};`,
-    sql`ALTER FUNCTION ${signature} OWNER TO api_owner;`.toString(),
-    sql`REVOKE ALL ON FUNCTION ${signature} FROM PUBLIC;`.toString(),
+    ...ownedByApiOwner(signature),
   ];
 }
 
