@@ -1,29 +1,50 @@
-// PAGED requests with a filter or sort run their query through `EXECUTE ... USING`: the same
-// answers with other values, and nothing left in the session that the caller could replace (no
-// prepared statement, no session setting), so a statement the caller prepares under any name is
-// never run by the function (it runs as api_owner). The database audit (test/security) tries the
-// same against every function.
+// PAGED requests with a filter or sort run a query text built from the route's column map
+// (`$3[n]` placeholders for the client's values) through api.execute_cached: the same answers
+// with other values, and the only thing left in the session is that text's prepared statement,
+// named by its digest. A statement the caller prepares under that name (or any other) never runs
+// in its place: the function runs a prepared statement only when it holds exactly its text. The
+// database audit (test/security) tries the same against every function.
 
+import { createHash } from "node:crypto";
 import t from "tap";
 import { FEATURES_SCHEMA, FEATURES_SEED, routeDatabase } from "./helpers.ts";
 
 const admin = { role: "admin", scopes: ["finance"], teamId: 1 };
 const ROUTE = "GET /api/v1/member/paged";
+const HEADER = /^PREPARE (api_q_[0-9a-f]{32})\(jsonb, jsonb, text\[\], text\[\], bigint, text\) AS /;
 
-t.test("filter and sort shapes answer with every value, and leave no session state", async (t) => {
+/** Two conditions: a single one takes the route's static statement, not a query text. */
+const scoreAtLeast = (value: string) => ({
+  and: [
+    { column: "score", op: "gte", value },
+    { column: "score", op: "lte", value: "1000000" },
+  ],
+});
+
+type Db = Awaited<ReturnType<typeof routeDatabase>>;
+const cached = async (db: Db) =>
+  (await db.gw.query(`SELECT name, statement FROM pg_prepared_statements ORDER BY name`)).rows as {
+    name: string;
+    statement: string;
+  }[];
+
+t.test("filter and sort shapes answer with every value, and keep only their query texts", async (t) => {
   const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
   const ids = async (value: string) =>
-    (
-      (await db.body(ROUTE, { filter: { column: "score", op: "gte", value } }, admin)) as {
-        data: { id: number }[];
-      }
-    ).data.map((r) => r.id);
+    ((await db.body(ROUTE, { filter: scoreAtLeast(value) }, admin)) as { data: { id: number }[] }).data.map(
+      (r) => r.id,
+    );
   const first = await ids("20");
   t.not((await ids("0")).length, first.length, "another value gives another answer");
-  t.same(await ids("20"), first);
+  t.same(await ids("20"), first, "the cached statement answers as the first call");
   await db.body(ROUTE, { sortBy: "score", sortOrder: "DESC" }, admin);
-  const prepared = await db.gw.query(`SELECT name FROM pg_prepared_statements`);
-  t.same(prepared.rows, [], "no prepared statement");
+  const prepared = await cached(db);
+  t.equal(prepared.length, 2, "one statement per query text (a filter shape, a sort), not per value");
+  for (const p of prepared) {
+    const text = p.statement.replace(HEADER, "");
+    t.equal(p.name, `api_q_${createHash("md5").update(text).digest("hex")}`, "named by its text's digest");
+    t.notMatch(text, /'20'|'0'/, "no client value in the text");
+  }
   const settings = await db.gw.query(
     `SELECT name FROM pg_settings WHERE name LIKE 'api.%' AND name <> 'api.ctx' AND setting <> ''`,
   );
@@ -32,22 +53,38 @@ t.test("filter and sort shapes answer with every value, and leave no session sta
 
 t.test("a statement the caller prepared is never run", async (t) => {
   const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
-  const filter = { column: "score", op: "gte", value: "20" };
-  const honest = await db.body(ROUTE, { filter }, admin);
-  // Every name the old per-shape cache used was derivable from the function's source; here,
-  // a few plausible ones and every setting it read.
-  const { rows } = await db.su.query(
-    `SELECT prosrc FROM pg_proc WHERE proname = $1 AND pronamespace = 'api'::regnamespace`,
-    [ROUTE],
-  );
-  t.notMatch(rows[0].prosrc, /PREPARE|current_setting\('api\.q/, "the function prepares nothing");
-  for (const name of ["q_forged", "api_q", "forged"]) {
+  const forge = async (name: string) => {
+    await db.gw.query(`DEALLOCATE ${name}`).catch(() => {});
     await db.gw.query(
-      `PREPARE ${name}(jsonb, jsonb, text[]) AS SELECT json_build_object('forged', current_user)`,
+      `PREPARE ${name}(jsonb, jsonb, text[], text[], bigint, text) AS SELECT json_build_object('forged', current_user)`,
     );
-  }
-  await db.gw.query(`SELECT set_config('api.q_count', '0', false)`);
-  t.same(await db.body(ROUTE, { filter }, admin), honest);
+  };
+  // The name the function used, now with another text: the function plans its own text instead.
+  const filter = scoreAtLeast("20");
+  const honest = await db.body(ROUTE, { filter }, admin);
+  const [used] = await cached(db);
+  if (!used) throw new Error("the filtered request cached no statement");
+  await forge(used.name);
+  t.same(await db.body(ROUTE, { filter }, admin), honest, "its name, with another text");
+  // A name forged before the function's first call in the session (learnt from another database).
+  const other = { sortBy: "score", sortOrder: "DESC" };
+  const elsewhere = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
+  const expected = await elsewhere.body(ROUTE, other, admin);
+  const [name] = (await cached(elsewhere)).map((p) => p.name);
+  if (!name) throw new Error("the sorted request cached no statement");
+  await forge(name);
+  for (const plausible of ["q_forged", "api_q", "forged"]) await forge(plausible);
+  t.same(await db.body(ROUTE, other, admin), expected, "a name forged in advance");
+});
+
+t.test("past the cap a query text is planned on every call, with the same answer", async (t) => {
+  const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
+  const filter = scoreAtLeast("20");
+  const expected = await db.body(ROUTE, { filter }, admin);
+  await db.gw.query("DEALLOCATE ALL");
+  for (let i = 0; i < 50; i++) await db.gw.query(`PREPARE api_q_filler${i} AS SELECT ${i}`);
+  t.same(await db.body(ROUTE, { filter }, admin), expected);
+  t.equal((await cached(db)).length, 50, "nothing more prepared");
 });
 
 t.test(

@@ -141,7 +141,6 @@ export const paged: Kind = (route, compile, names) => {
       sql`_api_order text;`,
       sql`_api_clause text;`,
       sql`_api_values text[] := '{}';`,
-      sql`_api_result json;`,
       sql`_api_query text;`,
       sql`_api_fsql text;`,
       sql`_api_fop text;`,
@@ -197,8 +196,7 @@ export const paged: Kind = (route, compile, names) => {
         sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1)}${nl(indent)}END IF;`,
         ...(key ? [keysFirstStatements(keysFirstPieces(q, key, names.page, i1), indent)] : []),
         sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
-        sql`EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;`,
-        sql`RETURN _api_result;`,
+        sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL);`,
       ];
       return statements;
     },
@@ -403,8 +401,7 @@ function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
     // EXPLAIN plans the count query with the request's values and executes nothing.
     sql`IF _api_count = 'planned' THEN${nl(i1)}EXECUTE 'EXPLAIN (FORMAT JSON) ' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql}${nl(i2)}INTO _api_plan USING $1, $2, _api_values;${nl(i1)}_api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);${nl(indent)}END IF;`,
     sql`_api_query := ${x0 as Sql}${nl(i1)}|| _api_cwhere || ${x1 as Sql}${nl(i1)}|| _api_extra || ${x2 as Sql}${nl(i1)}|| _api_keys || ${x3 as Sql}${nl(i1)}|| _api_where || ${x4 as Sql}${nl(i1)}|| _api_order || ${x5 as Sql};`,
-    sql`EXECUTE _api_query INTO _api_result USING $1, $2, _api_values, _api_cursor, _api_total, _api_count;`,
-    sql`RETURN _api_result;`,
+    sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count);`,
   ];
   return join(statements, nl(indent).toString());
 }

@@ -132,9 +132,8 @@ export function keysFirstStatements(pieces: string[], indent: string): Sql {
   return join(
     [
       sql`IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN`,
-      sql`  EXECUTE ${a}${nl(i1)}  || _api_where || ${b}${nl(i1)}  || _api_order || ${c}${nl(i1)}  || _api_where || ${d}`,
-      sql`    INTO _api_result USING $1, $2, _api_values;`,
-      sql`  RETURN _api_result;`,
+      sql`  RETURN api.execute_cached(${a}${nl(i1)}  || _api_where || ${b}${nl(i1)}  || _api_order || ${c}${nl(i1)}  || _api_where || ${d},`,
+      sql`    $1, $2, _api_values, NULL, NULL, NULL);`,
       sql`END IF;`,
     ],
     nl(indent).toString(),

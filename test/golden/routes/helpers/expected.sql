@@ -156,3 +156,36 @@ $fn$;
 ALTER FUNCTION api.filter_sql(jsonb, jsonb, text[], integer) OWNER TO api_owner;
 
 REVOKE ALL ON FUNCTION api.filter_sql(jsonb, jsonb, text[], integer) FROM PUBLIC;
+
+CREATE FUNCTION api.execute_cached(query text, params jsonb, ctx jsonb,
+  vals text[], cursor_keys text[], total bigint, count_mode text)
+RETURNS json
+LANGUAGE plpgsql
+SET search_path = pg_catalog, api, pg_temp
+SET plan_cache_mode = auto
+AS $fn$
+DECLARE
+  statement_name text := 'api_q_' || md5(query);
+  command text := format('PREPARE %I(jsonb, jsonb, text[], text[], bigint, text) AS ', statement_name) || query;
+  held text;
+  result json;
+BEGIN
+  SELECT s.statement INTO held FROM pg_prepared_statements AS s WHERE s.name = statement_name;
+  IF held IS NULL AND (SELECT count(*) FROM pg_prepared_statements AS s
+      WHERE s.name LIKE 'api_q_%') < 50 THEN
+    EXECUTE command;
+    held := command;
+  END IF;
+  IF held IS DISTINCT FROM command THEN
+    EXECUTE query INTO result USING params, ctx, vals, cursor_keys, total, count_mode;
+    RETURN result;
+  END IF;
+  EXECUTE format('EXECUTE %I(%L, %L, %L, %L, %L, %L)', statement_name, params, ctx, vals, cursor_keys,
+    total, count_mode) INTO result;
+  RETURN result;
+END
+$fn$;
+
+ALTER FUNCTION api.execute_cached(text, jsonb, jsonb, text[], text[], bigint, text) OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION api.execute_cached(text, jsonb, jsonb, text[], text[], bigint, text) FROM PUBLIC;

@@ -17,7 +17,6 @@ DECLARE
   _api_order text;
   _api_clause text;
   _api_values text[] := '{}';
-  _api_result json;
   _api_query text;
   _api_fsql text;
   _api_fop text;
@@ -301,8 +300,7 @@ BEGIN
           ) AS _api_p
           CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"
           CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"';
-      EXECUTE _api_query INTO _api_result USING $1, $2, _api_values, _api_cursor, _api_total, _api_count;
-      RETURN _api_result;
+      RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count);
     END IF;
     _api_query := 'SELECT json_build_object(
         ''data'', COALESCE((SELECT json_agg(CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false))
@@ -347,8 +345,7 @@ BEGIN
           WHERE '
       || _api_where || '
         ) AS _api_c))';
-    EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;
-    RETURN _api_result;
+    RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL);
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
     RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';

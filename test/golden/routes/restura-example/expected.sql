@@ -348,7 +348,6 @@ DECLARE
   _api_order text;
   _api_clause text;
   _api_values text[] := '{}';
-  _api_result json;
   _api_query text;
   _api_fsql text;
   _api_fop text;
@@ -686,11 +685,10 @@ BEGIN
             LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
           ) AS _api_p
           CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"';
-      EXECUTE _api_query INTO _api_result USING $1, $2, _api_values, _api_cursor, _api_total, _api_count;
-      RETURN _api_result;
+      RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count);
     END IF;
     IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN
-      EXECUTE 'SELECT json_build_object(
+      RETURN api.execute_cached('SELECT json_build_object(
         ''data'', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
           SELECT "user"."id"
           FROM "public"."user" AS "user"
@@ -702,9 +700,8 @@ BEGIN
         ''total'', (SELECT count(*)
           FROM "public"."user" AS "user"
           WHERE '
-        || _api_where || '))'
-        INTO _api_result USING $1, $2, _api_values;
-      RETURN _api_result;
+        || _api_where || '))',
+        $1, $2, _api_values, NULL, NULL, NULL);
     END IF;
     _api_query := 'SELECT json_build_object(
         ''data'', COALESCE((SELECT json_agg(json_build_object(
@@ -739,8 +736,7 @@ BEGIN
           WHERE '
       || _api_where || '
         ) AS _api_c))';
-    EXECUTE _api_query INTO _api_result USING $1, $2, _api_values;
-    RETURN _api_result;
+    RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL);
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
     RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
