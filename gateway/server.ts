@@ -126,8 +126,11 @@ export function buildGateway({
         .send(errorBody("BAD_REQUEST", message));
     },
   });
-  app.addHook("onRequest", async (request, reply) => {
+  // Hooks on every request take a callback rather than return a promise: no promise and
+  // microtask per request for a synchronous step.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
   registerRateLimits(app, schema, rateLimit);
   unknownRoutes(app);

@@ -24,10 +24,11 @@ export function registerOps(app: FastifyInstance, { pool, servicePool, ops }: Op
     pools: { primary: pool, service: servicePool },
     metrics: ops?.metrics ?? { enabled: false },
   });
-  app.addHook("onSend", async (_request, reply, payload) => {
+  // A callback hook (every response passes here): no promise per request.
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (reply.statusCode === 503 && !reply.hasHeader("retry-after")) {
       reply.header("retry-after", String(RETRY_AFTER_SECONDS));
     }
-    return payload;
+    done(null, payload);
   });
 }
