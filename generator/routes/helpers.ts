@@ -6,7 +6,8 @@
 // - `api.filter_sql(ast, columns, vals, depth)`: a PAGED filter AST (docs/architecture.md) -> SQL
 //   text. The text is built only from the route's compile-time `columns` map (SQL expressions and
 //   types written by the generator) and `$3[n]` placeholders; every client value, JSON keys
-//   included, is appended to `vals` and reaches Postgres through `EXECUTE ... USING`.
+//   included, is appended to `vals` and reaches Postgres as a parameter (`EXECUTE ... USING`, or
+//   a prepared statement's argument quoted by `format('%L')` in api.execute_cached).
 // - `api.filter_check_value(value, type, column)`: raises A0400 when a filter value does not
 //   cast to its column's type, naming the column.
 // - `api.execute_cached(query, params, ctx, vals, cursor, total, count)`: runs a PAGED query text
