@@ -189,9 +189,7 @@ t.test("audit as api_gateway", async (t) => {
       const a = await db.gateway();
       const first = await answers(a, f.name, params, CONTEXTS.admin);
       const prepared = (
-        await a.query(
-          "SELECT name, parameter_types::text[] AS types, statement FROM pg_prepared_statements",
-        )
+        await a.query("SELECT name, parameter_types::text[] AS types, statement FROM pg_prepared_statements")
       ).rows as { name: string; types: string[]; statement: string }[];
       const settings: { name: string; setting: string }[] = [];
       for (const name of settingNames) {
