@@ -26,8 +26,13 @@ export const HELPER_FUNCTIONS = [
   "api.execute_cached(text, jsonb, jsonb, text[], text[], bigint, text)",
 ] as const;
 
-/** Query texts a connection keeps prepared at most; past it a text is planned on every call. */
-export const MAX_CACHED_QUERIES = 50;
+/**
+ * Bytes of query text a connection keeps prepared at most; past it a text is planned on every
+ * call. Bounded because every call reads `pg_prepared_statements` whole, statement texts and all:
+ * each kilobyte kept costs every cached call about 1 us (16 statements of 1 KB: 30 us a lookup
+ * against 14; 48 of 8 KB: 585 us).
+ */
+export const MAX_CACHED_BYTES = 16384;
 
 /** Deepest filter nesting accepted (the gateway's parser limits it too). */
 export const MAX_FILTER_DEPTH = 32;
@@ -206,8 +211,8 @@ DECLARE
   result json;
 BEGIN
   SELECT s.statement INTO held FROM pg_prepared_statements AS s WHERE s.name = statement_name;
-  IF held IS NULL AND (SELECT count(*) FROM pg_prepared_statements AS s
-      WHERE s.name LIKE 'api\_q\_%') < ${literal(MAX_CACHED_QUERIES)} THEN
+  IF held IS NULL AND length(command) + (SELECT COALESCE(sum(length(s.statement)), 0)
+      FROM pg_prepared_statements AS s WHERE s.name LIKE 'api\_q\_%') <= ${literal(MAX_CACHED_BYTES)} THEN
     EXECUTE command;
     held := command;
   END IF;

@@ -7,6 +7,7 @@
 
 import { createHash } from "node:crypto";
 import t from "tap";
+import { MAX_CACHED_BYTES } from "../../generator/routes/helpers.ts";
 import { FEATURES_SCHEMA, FEATURES_SEED, routeDatabase } from "./helpers.ts";
 
 const admin = { role: "admin", scopes: ["finance"], teamId: 1 };
@@ -81,10 +82,25 @@ t.test("past the cap a query text is planned on every call, with the same answer
   const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
   const filter = scoreAtLeast("20");
   const expected = await db.body(ROUTE, { filter }, admin);
-  await db.gw.query("DEALLOCATE ALL");
-  for (let i = 0; i < 50; i++) await db.gw.query(`PREPARE api_q_filler${i} AS SELECT ${i}`);
+  const [own] = await cached(db);
+  if (!own) throw new Error("the filtered request cached no statement");
+  // Another statement of ours whose text leaves `room` bytes: the cap counts the texts' bytes.
+  const fill = async (room: number) => {
+    await db.gw.query("DEALLOCATE ALL");
+    const header = "PREPARE api_q_filler AS SELECT ''::text".length;
+    const text = "x".repeat(MAX_CACHED_BYTES - room - header);
+    await db.gw.query(`PREPARE api_q_filler AS SELECT '${text}'::text`);
+  };
+  await fill(own.statement.length - 1);
   t.same(await db.body(ROUTE, { filter }, admin), expected);
-  t.equal((await cached(db)).length, 50, "nothing more prepared");
+  t.same(
+    (await cached(db)).map((p) => p.name),
+    ["api_q_filler"],
+    "one byte short: nothing more prepared",
+  );
+  await fill(own.statement.length);
+  t.same(await db.body(ROUTE, { filter }, admin), expected);
+  t.equal((await cached(db)).length, 2, "a text that fits is prepared");
 });
 
 t.test(

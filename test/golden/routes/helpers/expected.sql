@@ -171,8 +171,8 @@ DECLARE
   result json;
 BEGIN
   SELECT s.statement INTO held FROM pg_prepared_statements AS s WHERE s.name = statement_name;
-  IF held IS NULL AND (SELECT count(*) FROM pg_prepared_statements AS s
-      WHERE s.name LIKE 'api_q_%') < 50 THEN
+  IF held IS NULL AND length(command) + (SELECT COALESCE(sum(length(s.statement)), 0)
+      FROM pg_prepared_statements AS s WHERE s.name LIKE 'api_q_%') <= 16384 THEN
     EXECUTE command;
     held := command;
   END IF;
