@@ -27,8 +27,8 @@ export const HELPER_FUNCTIONS = [
 ] as const;
 
 /**
- * Bytes of query text a connection keeps prepared at most; past it a text is planned on every
- * call. Bounded because every call reads `pg_prepared_statements` whole, statement texts and all:
+ * Bytes of query text a connection keeps prepared at most: a new text drops the least used ones
+ * until it fits, and a longer text is planned on every call. Bounded because every call reads `pg_prepared_statements` whole, statement texts and all:
  * each kilobyte kept costs every cached call about 1 us (16 statements of 1 KB: 30 us a lookup
  * against 14; 48 of 8 KB: 585 us).
  */
@@ -194,7 +194,8 @@ $fn$;`;
 // the text's digest is planned like the hand-written server's statements (plan_cache_mode auto:
 // custom plans first, the generic plan once it costs no more). It is used only when the session's
 // statement of that name holds exactly this text: the session (the gateway's own code) could have
-// prepared another under the name, and would then get the text planned per call, not its own.
+// prepared another under the name, which is dropped unrun. A text longer than the whole cap is
+// planned per call; otherwise the least used texts kept are dropped until it fits.
 // The text is resolved with the same search_path as the route functions': every table it names
 // is schema-qualified, and names in raw SQL of the schema resolve as in the route function.
 const EXECUTE_CACHED = sql`CREATE FUNCTION api.execute_cached(query text, params jsonb, ctx jsonb,
@@ -208,11 +209,25 @@ DECLARE
   statement_name text := 'api_q_' || md5(query);
   command text := format('PREPARE %I(jsonb, jsonb, text[], text[], bigint, text) AS ', statement_name) || query;
   held text;
+  kept bigint;
+  victim text;
   result json;
 BEGIN
   SELECT s.statement INTO held FROM pg_prepared_statements AS s WHERE s.name = statement_name;
-  IF held IS NULL AND length(command) + (SELECT COALESCE(sum(length(s.statement)), 0)
-      FROM pg_prepared_statements AS s WHERE s.name LIKE 'api\_q\_%') <= ${literal(MAX_CACHED_BYTES)} THEN
+  IF held IS DISTINCT FROM command AND length(command) <= ${literal(MAX_CACHED_BYTES)} THEN
+    -- Another text under the name (the session prepared it) is dropped, never run; then the
+    -- least used of the texts kept give way until this one fits.
+    IF held IS NOT NULL THEN
+      EXECUTE format('DEALLOCATE %I', statement_name);
+    END IF;
+    LOOP
+      SELECT COALESCE(sum(length(s.statement)), 0),
+          (array_agg(s.name ORDER BY s.generic_plans + s.custom_plans, s.prepare_time))[1]
+        INTO kept, victim
+        FROM pg_prepared_statements AS s WHERE s.name LIKE 'api\_q\_%';
+      EXIT WHEN kept + length(command) <= ${literal(MAX_CACHED_BYTES)};
+      EXECUTE format('DEALLOCATE %I', victim);
+    END LOOP;
     EXECUTE command;
     held := command;
   END IF;

@@ -78,30 +78,41 @@ t.test("a statement the caller prepared is never run", async (t) => {
   t.same(await db.body(ROUTE, other, admin), expected, "a name forged in advance");
 });
 
-t.test("past the cap a query text is planned on every call, with the same answer", async (t) => {
-  const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
-  const filter = scoreAtLeast("20");
-  const expected = await db.body(ROUTE, { filter }, admin);
-  const [own] = await cached(db);
-  if (!own) throw new Error("the filtered request cached no statement");
-  // Another statement of ours whose text leaves `room` bytes: the cap counts the texts' bytes.
-  const fill = async (room: number) => {
+t.test(
+  "the texts kept are bounded: the least used give way, a longer text is planned per call",
+  async (t) => {
+    const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
+    const filter = scoreAtLeast("20");
+    const expected = await db.body(ROUTE, { filter }, admin);
+    const [own] = await cached(db);
+    if (!own) throw new Error("the filtered request cached no statement");
+    // Statements of ours whose texts leave one byte too few for this one: the cap counts bytes.
     await db.gw.query("DEALLOCATE ALL");
-    const header = "PREPARE api_q_filler AS SELECT ''::text".length;
-    const text = "x".repeat(MAX_CACHED_BYTES - room - header);
-    await db.gw.query(`PREPARE api_q_filler AS SELECT '${text}'::text`);
-  };
-  await fill(own.statement.length - 1);
-  t.same(await db.body(ROUTE, { filter }, admin), expected);
-  t.same(
-    (await cached(db)).map((p) => p.name),
-    ["api_q_filler"],
-    "one byte short: nothing more prepared",
-  );
-  await fill(own.statement.length);
-  t.same(await db.body(ROUTE, { filter }, admin), expected);
-  t.equal((await cached(db)).length, 2, "a text that fits is prepared");
-});
+    const header = "PREPARE api_q_filler0 AS SELECT ''::text".length;
+    const half = Math.floor((MAX_CACHED_BYTES - own.statement.length + 1) / 2);
+    await db.gw.query(`PREPARE api_q_filler0 AS SELECT '${"x".repeat(half - header)}'::text`);
+    await db.gw.query(
+      `PREPARE api_q_filler1 AS SELECT '${"x".repeat(MAX_CACHED_BYTES - own.statement.length + 1 - half - header)}'::text`,
+    );
+    await db.gw.query("EXECUTE api_q_filler1");
+    t.same(await db.body(ROUTE, { filter }, admin), expected);
+    t.same(
+      (await cached(db)).map((p) => p.name).sort(),
+      [own.name, "api_q_filler1"].sort(),
+      "the unused statement gave way, the used one stayed",
+    );
+    // A text longer than the whole cap: 300 conditions, each in the page and the count.
+    const long = {
+      and: [
+        ...filter.and,
+        ...Array.from({ length: 300 }, (_, i) => ({ column: "score", op: "gte", value: String(i - 300) })),
+      ],
+    };
+    const before = await cached(db);
+    t.same(await db.body(ROUTE, { filter: long }, admin), await db.body(ROUTE, { filter }, admin));
+    t.same(await cached(db), before, "a text over the cap is not prepared, nothing given way");
+  },
+);
 
 t.test(
   "a single condition (static statement) answers as the same condition run through EXECUTE",

@@ -168,11 +168,25 @@ DECLARE
   statement_name text := 'api_q_' || md5(query);
   command text := format('PREPARE %I(jsonb, jsonb, text[], text[], bigint, text) AS ', statement_name) || query;
   held text;
+  kept bigint;
+  victim text;
   result json;
 BEGIN
   SELECT s.statement INTO held FROM pg_prepared_statements AS s WHERE s.name = statement_name;
-  IF held IS NULL AND length(command) + (SELECT COALESCE(sum(length(s.statement)), 0)
-      FROM pg_prepared_statements AS s WHERE s.name LIKE 'api_q_%') <= 16384 THEN
+  IF held IS DISTINCT FROM command AND length(command) <= 16384 THEN
+    -- Another text under the name (the session prepared it) is dropped, never run; then the
+    -- least used of the texts kept give way until this one fits.
+    IF held IS NOT NULL THEN
+      EXECUTE format('DEALLOCATE %I', statement_name);
+    END IF;
+    LOOP
+      SELECT COALESCE(sum(length(s.statement)), 0),
+          (array_agg(s.name ORDER BY s.generic_plans + s.custom_plans, s.prepare_time))[1]
+        INTO kept, victim
+        FROM pg_prepared_statements AS s WHERE s.name LIKE 'api_q_%';
+      EXIT WHEN kept + length(command) <= 16384;
+      EXECUTE format('DEALLOCATE %I', victim);
+    END LOOP;
     EXECUTE command;
     held := command;
   END IF;
