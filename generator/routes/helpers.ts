@@ -28,9 +28,9 @@ export const HELPER_FUNCTIONS = [
 
 /**
  * Bytes of query text a connection keeps prepared at most: a new text drops the least used ones
- * until it fits, and a longer text is planned on every call. Bounded because every call reads `pg_prepared_statements` whole, statement texts and all:
- * each kilobyte kept costs every cached call about 1 us (16 statements of 1 KB: 30 us a lookup
- * against 14; 48 of 8 KB: 585 us).
+ * until it fits, and a longer text is planned on every call. Bounded because every call reads
+ * `pg_prepared_statements` whole, statement texts and all: each kilobyte kept costs every cached
+ * call about 1 us (16 statements of 1 KB: 30 us a lookup against 14; 48 of 8 KB: 585 us).
  */
 export const MAX_CACHED_BYTES = 16384;
 
@@ -193,8 +193,9 @@ $fn$;`;
 // (the example's projects, filter and sort: 280 of 450 us a call). A prepared statement named by
 // the text's digest is planned like the hand-written server's statements (plan_cache_mode auto:
 // custom plans first, the generic plan once it costs no more). It is used only when the session's
-// statement of that name holds exactly this text: the session (the gateway's own code) could have
-// prepared another under the name, which is dropped unrun. A text longer than the whole cap is
+// statement of that name holds exactly this text: the calling session (api_gateway's: the gateway,
+// or SQL injected into a handler's req.db) could have prepared another under the name, which is
+// dropped unrun. A text longer than the whole cap is
 // planned per call; otherwise the least used texts kept are dropped until it fits.
 // The text is resolved with the same search_path as the route functions': every table it names
 // is schema-qualified, and names in raw SQL of the schema resolve as in the route function.
