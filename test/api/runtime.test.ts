@@ -2,6 +2,7 @@
 
 import t from "tap";
 import { compileConditions, globalExpr } from "../../generator/api/index.ts";
+import { HELPER_FUNCTIONS } from "../../generator/routes/index.ts";
 import type { Table, WhereCondition } from "../../generator/schema/types.ts";
 import { rows, seededExample, setCtx } from "./helpers.ts";
 
@@ -77,14 +78,18 @@ t.test("runtime helpers and conditions", async (t) => {
   });
 
   t.test("declared STABLE (IMMUTABLE for like_literal) and PARALLEL SAFE", async (t) => {
-    // The runtime of sql/*.sql; route functions (named "GET /...") and their helpers are generated.
-    // Realtime's functions (realtime_*: triggers, cursors, pruning) are not context helpers; they
-    // are tested in test/realtime/db*.test.ts.
+    // The runtime of sql/*.sql; route functions (named "GET /...") and their helpers
+    // (generator/routes/helpers.ts) are generated. Realtime's functions (realtime_*: triggers,
+    // cursors, pruning) are not context helpers; they are tested in test/realtime/db*.test.ts.
+    const helpers = HELPER_FUNCTIONS.map((signature) =>
+      signature.slice("api.".length, signature.indexOf("(")),
+    );
     const fns = await rows(
       su,
       `SELECT proname AS name, provolatile AS v, proparallel AS p FROM pg_proc
        WHERE pronamespace = 'api'::regnamespace AND proname NOT LIKE '% %' AND proname NOT LIKE 'realtime\\_%'
-         AND proname NOT IN ('json_concat_objects', 'filter_check_value', 'filter_sql') ORDER BY proname`,
+         AND proname <> ALL ($1::text[]) ORDER BY proname`,
+      [helpers],
     );
     t.same(fns, [
       { name: "allowed", v: "s", p: "s" },
