@@ -60,13 +60,14 @@ t.test("a statement the caller prepared is never run", async (t) => {
       `PREPARE ${name}(jsonb, jsonb, text[], text[], bigint, text) AS SELECT json_build_object('forged', current_user)`,
     );
   };
-  // The name the function used, now with another text: the function plans its own text instead.
+  // The name the function used, now with another text: dropped unrun, its own text prepared again.
   const filter = scoreAtLeast("20");
   const honest = await db.body(ROUTE, { filter }, admin);
   const [used] = await cached(db);
   if (!used) throw new Error("the filtered request cached no statement");
   await forge(used.name);
   t.same(await db.body(ROUTE, { filter }, admin), honest, "its name, with another text");
+  t.same(await cached(db), [used], "the forged statement replaced by the function's own text");
   // A name forged before the function's first call in the session (learnt from another database).
   const other = { sortBy: "score", sortOrder: "DESC" };
   const elsewhere = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
