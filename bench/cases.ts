@@ -80,9 +80,13 @@ export const APPS: Record<AppName, BenchApp> = {
     name: "example",
     caller: EXAMPLE_ADMIN,
     prepare(dir) {
-      for (const entry of ["api.schema.json", "migrations", "src"]) {
+      for (const entry of ["api.schema.json", "migrations"]) {
         fs.cpSync(path.join(REPO, "example", entry), path.join(dir, entry), { recursive: true });
       }
+      // The handlers, linked rather than copied: Node resolves a module by its real path, so their
+      // imports of the repository (../../../../gateway/custom/..., ../generated/...) still reach
+      // it, and every handler loads as in the example itself.
+      fs.symlinkSync(path.join(REPO, "example", "src"), path.join(dir, "src"), "dir");
       // The handlers import packages (jsonwebtoken, bcryptjs): resolve them from the repository.
       fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
     },
