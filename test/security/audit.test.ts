@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 // Database-level audit: logged in as api_gateway (the gateway's own credentials, or SQL injected
 // into a custom handler's `req.db`), try to escalate through everything the catalog says the
 // role can reach: forged prepared statements, temporary objects shadowing views and helpers,
@@ -9,6 +8,7 @@ import { createHash } from "node:crypto";
 
 import type pg from "pg";
 import t from "tap";
+import { cachedQueryName } from "../routes/helpers.ts";
 import {
   auditDatabase,
   CONTEXTS,
@@ -198,9 +198,11 @@ t.test("audit as api_gateway", async (t) => {
       }
       // Only the PAGED query texts api.execute_cached keeps, each named by its text's digest.
       for (const p of prepared) {
-        const text = p.statement.replace(/^PREPARE [a-z0-9_]+\([a-z\[\], ]+\) AS /, "");
-        const digest = createHash("md5").update(text).digest("hex");
-        t.equal(p.name, `api_q_${digest}`, `${f.name}: a prepared statement is a cached query text`);
+        t.equal(
+          p.name,
+          cachedQueryName(p.statement),
+          `${f.name}: a prepared statement is a cached query text`,
+        );
       }
       t.same(settings, [], `${f.name}: no api.* setting left in the session`);
       // The same session, and a second one that never called the function: every name the
