@@ -3,7 +3,7 @@
 // a setting of its own, `api.ctx.<key>`. Row policies and the helpers of sql/context.sql read the
 // keys: `current_setting` of one key costs well under a microsecond, where parsing `api.ctx` cost
 // 2.5 us for every table a statement reads (docs/performance.md). `api.set_ctx(ctx)` sets them
-// all together; route functions and realtime inline the same calls (setContextCalls), and route
+// all together; route functions and realtime inline the same calls (contextAssignment), and route
 // functions set only the keys their row policies read when nothing else does.
 //
 // A key's value is its JSON member as `->>` gives it, except `scopes`: its JSON text, so that a
@@ -12,7 +12,7 @@
 
 import type { Schema, Table } from "../schema/types.ts";
 import { classifyValue } from "../schema/values.ts";
-import { join, literal, type Sql, sql } from "../sql/sql.ts";
+import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
 
 /** The setting that holds the whole context. */
 const CONTEXT_SETTING = "api.ctx";
@@ -76,6 +76,19 @@ export function setContextCalls(
     );
   }
   return join(calls, ",\n    ");
+}
+
+/** The plpgsql variable that takes the `set_config` results of contextAssignment. */
+export const CONTEXT_VARIABLE = "_api_ctx_set";
+
+/**
+ * The plpgsql statement that sets the context from `ctx`, for a function that declares
+ * CONTEXT_VARIABLE `text[]`. An assignment, not `PERFORM`: plpgsql evaluates an assignment's
+ * expression directly, where `PERFORM` runs a query through the executor, about 1 us more a call
+ * (docs/performance.md "Profile").
+ */
+export function contextAssignment(ctx: Sql, keys: readonly string[], whole: boolean): Sql {
+  return sql`${ident(CONTEXT_VARIABLE)} := ARRAY[${setContextCalls(ctx, keys, whole)}];`;
 }
 
 /**

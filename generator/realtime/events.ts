@@ -21,7 +21,7 @@
 // because policy SQL was bound with it (generator/api/layer.ts); pg_temp last, and the caller
 // cannot create objects in `public`.
 
-import { contextKeys, setContextCalls } from "../api/context.ts";
+import { CONTEXT_VARIABLE, contextAssignment, contextKeys } from "../api/context.ts";
 import { textArray } from "../api/globals.ts";
 import { policyCondition } from "../api/policies.ts";
 import { sqlstateOf } from "../model/errors.ts";
@@ -67,9 +67,10 @@ DECLARE
   h_seq bigint;
   v_tables text[] := tables;
   l_xid xid8;
+  ${ident(CONTEXT_VARIABLE)} text[];
 ${join(declarations, "\n")}
 BEGIN
-  PERFORM ${setContextCalls(sql`ctx`, contextKeys(schema), true)};
+  ${contextAssignment(sql`ctx`, contextKeys(schema), true)}
   SELECT c.xid, c.seq INTO a_xid, a_seq FROM api.realtime_cursor(after) AS c;
   SELECT c.xid, c.seq INTO u_xid, u_seq FROM api.realtime_cursor(upto) AS c;
   SELECT c.xid, c.seq INTO h_xid, h_seq FROM api.realtime_cursor(api.realtime_head()) AS c;

@@ -26,7 +26,7 @@
 // - Request values that do not cast to their column's type (`$id` = "abc" for a bigint) raise
 //   A0400 instead of a server error: the query runs in a block that catches those conditions.
 
-import { setContextCalls } from "../api/context.ts";
+import { CONTEXT_VARIABLE, contextAssignment } from "../api/context.ts";
 import { ident, type Sql, sql } from "../sql/sql.ts";
 import { nl } from "./layout.ts";
 import { type ContextUse, raise, SQLSTATE } from "./permissions.ts";
@@ -80,7 +80,7 @@ export function functionStatements(name: string, body: FunctionBody): string[] {
   const whole =
     body.context.whole || [...checks, ...statements].some((s) => READS_SETTING.test(s.toString()));
   const keys = whole ? body.contextKeys : body.context.keys;
-  if (keys.length > 0) lines.push(sql`PERFORM ${setContextCalls(sql`ctx`, keys, whole)};`);
+  if (keys.length > 0) lines.push(contextAssignment(sql`ctx`, keys, whole));
   lines.push(...checks);
   if (body.write) {
     lines.push(
@@ -104,8 +104,10 @@ export function functionStatements(name: string, body: FunctionBody): string[] {
   } else {
     lines.push(...body.statements("  "));
   }
+  const declarations =
+    keys.length > 0 ? [sql`${ident(CONTEXT_VARIABLE)} text[];`, ...body.declare] : body.declare;
   const declare =
-    body.declare.length === 0 ? "" : `DECLARE\n${body.declare.map((d) => `  ${d.toString()}\n`).join("")}`;
+    declarations.length === 0 ? "" : `DECLARE\n${declarations.map((d) => `  ${d.toString()}\n`).join("")}`;
   const text = `#variable_conflict use_column\n${declare}BEGIN\n${lines.map((l) => `  ${l.toString()}\n`).join("")}END\n`;
   const tag = dollarTag(text);
   const create = `CREATE FUNCTION ${fn.toString()}(params jsonb, ctx jsonb)

@@ -8,6 +8,7 @@ SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_column
 DECLARE
+  "_api_ctx_set" text[];
   _api_sort_order text;
   _api_sort_by text;
   _api_filter jsonb;
@@ -33,11 +34,11 @@ DECLARE
   _api_after jsonb;
   _api_cursor text[];
 BEGIN
-  PERFORM pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
+  "_api_ctx_set" := ARRAY[pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
     pg_catalog.set_config('api.ctx.role', COALESCE(ctx OPERATOR(pg_catalog.->>) 'role', ''), true),
     pg_catalog.set_config('api.ctx.scopes', COALESCE((ctx OPERATOR(pg_catalog.->) 'scopes')::text, ''), true),
     pg_catalog.set_config('api.ctx.userId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'userId', ''), true),
-    pg_catalog.set_config('api.ctx.companyId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'companyId', ''), true);
+    pg_catalog.set_config('api.ctx.companyId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'companyId', ''), true)];
   BEGIN
     IF COALESCE(($1->>'page')::bigint, 1) < 1 OR COALESCE(($1->>'perPage')::bigint, 10) < 1 THEN
       RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'page and perPage must be at least 1';

@@ -116,12 +116,14 @@ SET timezone = 'UTC'
 SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_column
+DECLARE
+  "_api_ctx_set" text[];
 BEGIN
-  PERFORM pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
+  "_api_ctx_set" := ARRAY[pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
     pg_catalog.set_config('api.ctx.role', COALESCE(ctx OPERATOR(pg_catalog.->>) 'role', ''), true),
     pg_catalog.set_config('api.ctx.scopes', COALESCE((ctx OPERATOR(pg_catalog.->) 'scopes')::text, ''), true),
     pg_catalog.set_config('api.ctx.companyId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'companyId', ''), true),
-    pg_catalog.set_config('api.ctx.userId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'userId', ''), true);
+    pg_catalog.set_config('api.ctx.userId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'userId', ''), true)];
   IF NOT COALESCE(($2->'scopes') @> '["read:user"]'::jsonb, false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
@@ -153,12 +155,14 @@ SET timezone = 'UTC'
 SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_column
+DECLARE
+  "_api_ctx_set" text[];
 BEGIN
-  PERFORM pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
+  "_api_ctx_set" := ARRAY[pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
     pg_catalog.set_config('api.ctx.role', COALESCE(ctx OPERATOR(pg_catalog.->>) 'role', ''), true),
     pg_catalog.set_config('api.ctx.scopes', COALESCE((ctx OPERATOR(pg_catalog.->) 'scopes')::text, ''), true),
     pg_catalog.set_config('api.ctx.companyId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'companyId', ''), true),
-    pg_catalog.set_config('api.ctx.userId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'userId', ''), true);
+    pg_catalog.set_config('api.ctx.userId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'userId', ''), true)];
   IF NOT COALESCE(($2->'scopes') @> '["read:user"]'::jsonb, false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
@@ -801,15 +805,16 @@ SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_column
 DECLARE
+  "_api_ctx_set" text[];
   _api_row json;
   _api_count bigint;
   _api_k0 bigint;
 BEGIN
-  PERFORM pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
+  "_api_ctx_set" := ARRAY[pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
     pg_catalog.set_config('api.ctx.role', COALESCE(ctx OPERATOR(pg_catalog.->>) 'role', ''), true),
     pg_catalog.set_config('api.ctx.scopes', COALESCE((ctx OPERATOR(pg_catalog.->) 'scopes')::text, ''), true),
     pg_catalog.set_config('api.ctx.companyId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'companyId', ''), true),
-    pg_catalog.set_config('api.ctx.userId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'userId', ''), true);
+    pg_catalog.set_config('api.ctx.userId', COALESCE(ctx OPERATOR(pg_catalog.->>) 'userId', ''), true)];
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
