@@ -129,7 +129,8 @@ ${tables}
 - pgbench: the gateway's own statement (\`SELECT api."<route>"(params, ctx)\`) and the hand-written
   one, each alone, prepared, 4 clients, ${s.PGBENCH_SECONDS} s: what Postgres can do for each without HTTP or Node.
 - Writes (POST, PATCH, DELETE) change rows: PATCH is spread over many rows, DELETE removes a
-  fresh row per request (a fixed number of requests per round instead of a duration).
+  fresh row per request (a fixed number of requests per round instead of a duration). They run
+  after every read case, the custom route included, so no read sees the rows POST added.
 - \`BENCH_ONLY=<text>\` runs the cases whose app or name contains it; \`BENCH_SECONDS\`,
   \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\`, \`BENCH_RATE\` tune it.
   \`BENCH_CPU_PROF=<dir>\` runs both servers under \`node --cpu-prof\` (profiles written there when they
