@@ -18,6 +18,7 @@ import pg from "pg";
 import { type AuthResult, type Ctx, checkRoute, type RouteAccess } from "../auth/context.ts";
 import { ApiError, fromPostgresError, type WriteErrorContext } from "../errors.ts";
 import { brokeConnection } from "../ops/connectionFailures.ts";
+import { OpenTransaction } from "./openTransaction.ts";
 import type { CallerDb, QueryResult, ServiceDb } from "./types.ts";
 
 /** A standard route as `req.db.call` runs it. */
@@ -51,14 +52,16 @@ export function callerSession(
     acquiring ??= (async () => {
       const c = await pool.connect();
       try {
-        await c.query("BEGIN");
-        // The statement timeout is the handler's, or the connection's own (STATEMENT_TIMEOUT_MS)
-        // when shorter: `least` skips the NULL of a connection without one ('0').
-        await c.query(
+        // BEGIN and the context in one round trip (openTransaction.ts). The statement timeout is
+        // the handler's, or the connection's own (STATEMENT_TIMEOUT_MS) when shorter: `least`
+        // skips the NULL of a connection without one ('0').
+        const opening = new OpenTransaction(
           "SELECT api.set_ctx($1::jsonb), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
             "set_config('statement_timeout', least($2::bigint, nullif((extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint, 0))::text, true)",
           [JSON.stringify(ctx), String(options.statementTimeoutMs)],
         );
+        c.query(opening);
+        await opening.done;
       } catch (error) {
         c.release(error as Error);
         throw error;
