@@ -4,7 +4,7 @@
 import pg from "pg";
 import { AppError } from "../app/load.ts";
 import { OPS_DEFAULTS } from "./config.ts";
-import { brokeConnection, markConnectionFailures } from "./ops/connectionFailures.ts";
+import { brokeConnection, markConnectionFailures, noteQueryError } from "./ops/connectionFailures.ts";
 
 const JSON_OID = 114;
 const rawJson: pg.CustomTypesConfig = {
@@ -58,24 +58,40 @@ export function keepClientsOnStatementErrors(pool: pg.Pool): pg.Pool {
   return pool;
 }
 
-async function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
-  const client = await pool.connect();
-  // An error event while the client is checked out and idle (the server ends the session
-  // between statements) must not crash the process; the pool drops the dead client on release.
-  const holder = client as unknown as { [GUARDED]?: true };
-  if (!holder[GUARDED]) {
-    holder[GUARDED] = true;
-    client.on("error", () => {});
-  }
-  let failure: unknown;
-  try {
-    return await (client.query as AnyQuery)(...args);
-  } catch (error) {
-    failure = error;
-    throw error;
-  } finally {
-    client.release(failure !== undefined && brokeConnection(failure) ? (failure as Error) : undefined);
-  }
+/**
+ * Connect, query, release, in the callback forms of `pool.connect` and `client.query` (what
+ * pg-pool's own `query` uses): no promise per step. With the promise forms, V8's allocation-site
+ * pretenuring learnt to allocate each result in the old generation even in a process that never
+ * ran a migration, and every answer text was promoted with it (gateway/v8Flags.ts has the figures;
+ * the serving commands also turn pretenuring off).
+ */
+function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    pool.connect((connectError, client, release) => {
+      if (connectError || !client) {
+        reject(connectError);
+        return;
+      }
+      // An error event while the client is checked out and idle (the server ends the session
+      // between statements) must not crash the process; the pool drops the dead client on release.
+      const holder = client as unknown as { [GUARDED]?: true };
+      if (!holder[GUARDED]) {
+        holder[GUARDED] = true;
+        client.on("error", () => {});
+      }
+      const done = (error: unknown, result?: unknown) => {
+        if (error) noteQueryError(error);
+        release(error && brokeConnection(error) ? (error as Error) : undefined);
+        if (error) reject(error);
+        else resolve(result);
+      };
+      try {
+        (client.query as AnyQuery)(...args, done);
+      } catch (error) {
+        done(error);
+      }
+    });
+  });
 }
 
 /**

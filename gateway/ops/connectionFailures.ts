@@ -10,6 +10,14 @@ import type pg from "pg";
 
 const failures = new WeakSet<object>();
 
+/**
+ * Marks a statement's error when it means the database could not be reached: for the callback
+ * form of `client.query`, which the wrapper below leaves alone (pool.ts queryOnce).
+ */
+export function noteQueryError(error: unknown): void {
+  classify(error, false);
+}
+
 /** An error the gateway's pool raised because the database could not be reached (503). */
 export function isConnectionFailure(error: unknown): boolean {
   return typeof error === "object" && error !== null && failures.has(error);
@@ -40,7 +48,8 @@ function watch(target: object, connecting: boolean): void {
   const query = holder.query.bind(target);
   holder.query = (...args: unknown[]) => {
     const out = query(...args);
-    // Callback-style calls (pg-pool's own) and submittables are left as they are.
+    // Callback-style calls (pg-pool's own, pool.ts queryOnce) and submittables are left as they
+    // are: wrapping the callback measurably lengthened the life of every result (pool.ts).
     if (!isPromise(out)) return out;
     return out.catch((error: unknown) => {
       classify(error, connecting);
@@ -74,7 +83,14 @@ export function markConnectionFailures(pool: pg.Pool): pg.Pool {
   watch(pool, false);
   const connect = pool.connect.bind(pool) as AnyFn;
   (pool as unknown as { connect: AnyFn }).connect = (...args: unknown[]) => {
-    if (typeof args[0] === "function") return connect(...args);
+    const callback = args[0];
+    if (typeof callback === "function") {
+      return connect((error: unknown, client: pg.PoolClient | undefined, release: unknown) => {
+        if (error) classify(error, true);
+        else if (client) watch(client, false);
+        return (callback as AnyFn)(error, client, release);
+      });
+    }
     return (connect() as Promise<pg.PoolClient>).then(
       (client) => {
         watch(client, false);
