@@ -3,6 +3,8 @@
 // file (<app>/src/**) validates, migrates and swaps the new version in without a restart; a broken
 // version is printed and the last good one keeps serving (docs/operations.md "Watch mode").
 
+// First: V8 settings for serving (gateway/v8Flags.ts), before any other module runs code.
+import "../gateway/v8Flags.ts";
 import path from "node:path";
 import pinoPretty from "pino-pretty";
 import { readAppSchema } from "../app/load.ts";

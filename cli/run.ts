@@ -2,6 +2,8 @@
 // with --dev (`make run`) seed the example data (`seed.sql`, idempotent) and use a development token secret when none is set (cli/devSecret.ts), then serve until
 // SIGINT/SIGTERM, finishing in-flight requests before stopping.
 
+// First: V8 settings for serving (gateway/v8Flags.ts), before any other module runs code.
+import "../gateway/v8Flags.ts";
 import path from "node:path";
 import { AppError, readAppSchema } from "../app/load.ts";
 import { ensureDatabase, withClient } from "../db/databases.ts";
