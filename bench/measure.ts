@@ -65,3 +65,27 @@ export function clusterPids(dataDir: string): number[] {
 export function clusterCpuSeconds(dataDir: string): number {
   return clusterPids(dataDir).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 }
+
+/**
+ * CPU seconds the machine has spent busy so far (/proc/stat: user, nice, system, irq, softirq;
+ * interrupt time is counted too because the kernel may also charge it to the running process).
+ */
+export function machineCpuSeconds(): number {
+  try {
+    const [, user, nice, system, , , irq, softirq] =
+      fs.readFileSync("/proc/stat", "utf8").split("\n")[0]?.split(/\s+/) ?? [];
+    return (Number(user) + Number(nice) + Number(system) + Number(irq) + Number(softirq)) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds of this process and of its children that have ended (the gateway, the baseline,
+ * pgbench, the cluster once stopped, with the backends its postmaster reaped).
+ */
+export function ownTreeCpuSeconds(): number {
+  const f = statFields(process.pid);
+  // utime, stime, cutime, cstime: fields 14-17 of stat, 11-14 after the name.
+  return f ? (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND : 0;
+}

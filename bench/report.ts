@@ -32,6 +32,8 @@ export interface Machine {
   postgres: string;
   loadBefore: number;
   loadAfter: number;
+  /** CPU other processes used during the run, in CPUs (0.25: a quarter of one); absent without /proc. */
+  otherCpuShare?: number;
   minutes: number;
   settings: Record<string, number>;
 }
@@ -71,7 +73,10 @@ export function writeReport(results: Result[], machine: Machine, notes: string[]
   for (const note of notes) console.log(`note: ${note}`);
   if (!writeDocs) return;
   const s = machine.settings;
-  const busy = machine.loadBefore > machine.cpus / 2 || machine.loadAfter > machine.cpus;
+  // Busy when other processes took more than a fifth of a CPU on average. The load average cannot
+  // tell: the bench's own servers and clients keep it above the CPU count.
+  const other = machine.otherCpuShare;
+  const busy = other !== undefined ? other > 0.2 : machine.loadBefore > machine.cpus / 2;
   const doc = `# Benchmarks
 
 Written by \`make bench\` (bench/run.ts); do not edit by hand. How to read it and how it is
@@ -83,11 +88,11 @@ measured: the end of this page.
   BENCH_CONNECTIONS=${s.CONNECTIONS}, BENCH_PGBENCH_SECONDS=${s.PGBENCH_SECONDS}), ${n(machine.minutes, 1)} minutes
 - Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${n(machine.memoryGb, 1)} GB memory; Node ${machine.node};
   PostgreSQL ${machine.postgres} (embedded, default settings); load average ${n(machine.loadBefore, 1)} before,
-  ${n(machine.loadAfter, 1)} after${
+  ${n(machine.loadAfter, 1)} after${other !== undefined ? `; other processes used ${n(other * 100, 0)} % of a CPU during the run` : ""}${
     busy
-      ? `\n- **The machine was busy** (other work ran alongside: the load average exceeds what the bench
-  itself puts on it). Absolute numbers are low and noisy; only the ratios of the interleaved
-  rounds compare the two servers, and even they move by 10-20 % between runs.`
+      ? `\n- **The machine was busy** (other work ran alongside the bench). Absolute numbers are low
+  and noisy; only the ratios of the interleaved rounds compare the two servers, and even they move
+  by 10-20 % between runs.`
       : ""
   }
 ${notes.map((note) => `- ${note}`).join("\n")}

@@ -19,7 +19,14 @@ import { migrateApp } from "../db/migrate.ts";
 import { freePort, providePostgres } from "../db/postgres.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
 import { APPS, type AppName, type Case, type Claims, cases, examplePool, REPO } from "./cases.ts";
-import { clusterCpuSeconds, cpuSeconds, hasProc, rssMb } from "./measure.ts";
+import {
+  clusterCpuSeconds,
+  cpuSeconds,
+  hasProc,
+  machineCpuSeconds,
+  ownTreeCpuSeconds,
+  rssMb,
+} from "./measure.ts";
 import { findPgbench, inlineValues, pgbenchTps } from "./pgbench.ts";
 import { type Machine, type Result, writeReport } from "./report.ts";
 
@@ -52,6 +59,10 @@ if (!pgbench)
   notes.push("pgbench not found (apt-get install postgresql-client): the ceiling columns are empty.");
 if (!ownCluster) notes.push("DATABASE_URL set or no /proc: Postgres CPU not measured.");
 const loadBefore = os.loadavg()[0] ?? 0;
+// Other work on the machine during the run: all CPU time less the bench's own (read at the end,
+// once the servers and the cluster are stopped and reaped).
+const machineBefore = machineCpuSeconds();
+const ownBefore = ownTreeCpuSeconds();
 let postgresVersion = "";
 try {
   postgresVersion = await withClient(
@@ -77,6 +88,13 @@ const machine: Machine = {
   postgres: postgresVersion,
   loadBefore,
   loadAfter: os.loadavg()[0] ?? 0,
+  ...(hasProc
+    ? {
+        otherCpuShare:
+          (machineCpuSeconds() - machineBefore - (ownTreeCpuSeconds() - ownBefore)) /
+          ((Date.now() - started) / 1000),
+      }
+    : {}),
   minutes: (Date.now() - started) / 60000,
   settings: { SECONDS, ROUNDS, CONNECTIONS, PGBENCH_SECONDS },
 };
