@@ -22,13 +22,17 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 
 export { RESTURA_FIXTURE };
 
+/** The query text of a statement api.execute_cached prepared (pg_prepared_statements' text). */
+export function cachedQueryText(statement: string): string {
+  return statement.replace(/^PREPARE [a-z0-9_]+\([a-z[\], ]+\) AS /, "");
+}
+
 /**
- * The name api.execute_cached gives the statement `statement` (pg_prepared_statements' text):
- * `api_q_` and the md5 digest of the query text after the PREPARE header.
+ * The name api.execute_cached gives the statement `statement`: `api_q_` and the md5 digest of
+ * its query text.
  */
 export function cachedQueryName(statement: string): string {
-  const text = statement.replace(/^PREPARE [a-z0-9_]+\([a-z[\], ]+\) AS /, "");
-  return `api_q_${createHash("md5").update(text).digest("hex")}`;
+  return `api_q_${createHash("md5").update(cachedQueryText(statement)).digest("hex")}`;
 }
 
 export const EXAMPLE_SCHEMA = path.join(REPO, "example/api.schema.json");
