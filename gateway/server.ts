@@ -225,6 +225,7 @@ export function buildGateway({
             ...(config.uploadTmpDir ? { tmpDir: config.uploadTmpDir } : {}),
           },
           routes: callable,
+          preparedStatements: config.preparedStatements !== false,
           method: handlers?.methods.get(key),
           problem: problems.get(key),
         }),

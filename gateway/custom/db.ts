@@ -19,6 +19,7 @@ import { type AuthResult, type Ctx, checkRoute, type RouteAccess } from "../auth
 import { ApiError, fromPostgresError, type WriteErrorContext } from "../errors.ts";
 import { brokeConnection } from "../ops/connectionFailures.ts";
 import { OpenTransaction } from "./openTransaction.ts";
+import { isStalePlan, preparedName } from "./preparedTexts.ts";
 import type { CallerDb, QueryResult, ServiceDb } from "./types.ts";
 
 /** A standard route as `req.db.call` runs it. */
@@ -41,24 +42,36 @@ export function callerSession(
   pool: pg.Pool,
   auth: AuthResult,
   ctx: Ctx,
-  options: { statementTimeoutMs: number; routes: Map<string, CallableRoute> },
+  options: {
+    statementTimeoutMs: number;
+    routes: Map<string, CallableRoute>;
+    /** Repeated texts as named prepared statements (preparedTexts.ts); default on. */
+    preparedStatements?: boolean;
+  },
 ): CallerSession {
   let acquiring: Promise<pg.PoolClient> | undefined;
   let closed = false;
   let savepoints = 0;
+  /** A statement of this connection can never run again (isStalePlan): dropped at the end. */
+  let stale: Error | undefined;
 
-  const client = (): Promise<pg.PoolClient> => {
+  /**
+   * The transaction's connection, opened at the first use. `first` (the first query) is built for
+   * the connection and travels with the opening (openTransaction.ts).
+   */
+  const client = (first?: (c: pg.PoolClient) => pg.Submittable): Promise<pg.PoolClient> => {
     if (closed) return Promise.reject(new Error("req.db used after the request ended"));
     acquiring ??= (async () => {
       const c = await pool.connect();
       try {
-        // BEGIN and the context in one round trip (openTransaction.ts). The statement timeout is
+        // BEGIN, the context and the first query in one round trip. The statement timeout is
         // the handler's, or the connection's own (STATEMENT_TIMEOUT_MS) when shorter: `least`
         // skips the NULL of a connection without one ('0').
         const opening = new OpenTransaction(
           "SELECT api.set_ctx($1::jsonb), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
             "set_config('statement_timeout', least($2::bigint, nullif((extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint, 0))::text, true)",
           [JSON.stringify(ctx), String(options.statementTimeoutMs)],
+          first?.(c) as ConstructorParameters<typeof OpenTransaction>[2],
         );
         c.query(opening);
         await opening.done;
@@ -71,11 +84,48 @@ export function callerSession(
     return acquiring;
   };
 
+  /** Runs `text`: with the opening when the transaction is not open yet, else on its connection. */
+  const run = async (text: string, values: unknown[], prepare: boolean): Promise<pg.QueryResult> => {
+    let query: Promise<pg.QueryResult> | undefined;
+    const statement = (c: pg.PoolClient): pg.Submittable => {
+      const name = prepare ? preparedName(c, text) : undefined;
+      let submittable: pg.Submittable | undefined;
+      query = new Promise<pg.QueryResult>((resolve, reject) => {
+        submittable = new pg.Query({
+          text,
+          values,
+          types: PARSED,
+          ...(name ? { name } : {}),
+          callback: (error: Error | null, result: pg.QueryResult) =>
+            error ? reject(error) : resolve(result),
+        } as pg.QueryConfig) as unknown as pg.Submittable;
+      });
+      // Awaited below, once the connection is there: an error that comes first is not unhandled.
+      query.catch(() => {});
+      return submittable as pg.Submittable;
+    };
+    const opened = acquiring !== undefined;
+    const c = await client(statement);
+    if (opened) c.query(statement(c));
+    try {
+      return await (query as Promise<pg.QueryResult>);
+    } catch (error) {
+      if (!isStalePlan(error)) throw error;
+      stale = error as Error;
+      if (opened) throw error;
+      // The transaction's first statement: nothing else ran in it, so it runs again, unnamed, on
+      // a fresh transaction; the connection holding the stale statement is dropped.
+      acquiring = undefined;
+      c.release(stale);
+      stale = undefined;
+      return run(text, values, false);
+    }
+  };
+
   return {
     async query<Row>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
       try {
-        const c = await client();
-        const result = await c.query({ text, values, types: PARSED });
+        const result = await run(text, values, options.preparedStatements !== false);
         return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
       } catch (error) {
         throw operational(error);
@@ -110,7 +160,7 @@ export function callerSession(
       if (!c) return;
       try {
         await c.query(commit ? "COMMIT" : "ROLLBACK");
-        c.release();
+        c.release(stale);
       } catch (error) {
         // A COMMIT that fails (a deferred constraint) has ended the transaction: the connection
         // is clean and stays in the pool unless the error broke it.

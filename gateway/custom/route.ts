@@ -32,6 +32,8 @@ export interface CustomRouteOptions {
   handlerTimeoutMs: number;
   upload: UploadLimits;
   routes: Map<string, CallableRoute>;
+  /** `req.db` texts as named prepared statements (PG_PREPARED_STATEMENTS; off for old poolers). */
+  preparedStatements: boolean;
   /** The bound handler method; absent when it is missing (allowed): the route answers 501. */
   method: HandlerMethod | undefined;
   problem: HandlerProblem | undefined;
@@ -86,6 +88,7 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
       const db = callerSession(options.pool, auth, ctx, {
         statementTimeoutMs: options.handlerTimeoutMs,
         routes: options.routes,
+        preparedStatements: options.preparedStatements,
       });
       let settle: (outcome: Outcome) => void = () => {};
       let sent = false;

@@ -1,10 +1,10 @@
-// `req.db`'s opening (gateway/custom/openTransaction.ts): BEGIN and the context statement leave
-// in one batch and come back with one ReadyForQuery, the transaction stays open with the
-// statement's settings, and a failing statement leaves nothing able to run after it. A handler's
-// one query costs three round trips: the opening, the query, COMMIT.
+// `req.db`'s opening (gateway/custom/openTransaction.ts): BEGIN, the context statement and the
+// handler's first query leave in one batch and come back with one ReadyForQuery, the transaction
+// stays open with the statement's settings, and a failing statement leaves nothing able to run
+// after it. A handler's one query costs two round trips: the opening with the query, COMMIT.
 
 import pg from "pg";
-import t from "tap";
+import t, { type Test } from "tap";
 import { callerSession } from "../../gateway/custom/db.ts";
 import { OpenTransaction } from "../../gateway/custom/openTransaction.ts";
 import { connect, testDatabase } from "../harness/db.ts";
@@ -46,23 +46,64 @@ t.test("a failing context statement leaves the transaction aborted", async (t) =
   t.same((await client.query("SELECT 1 AS one")).rows, [{ one: 1 }], "the connection is usable again");
 });
 
-t.test("req.db: a handler's one query is three round trips", async (t) => {
+/** A one-connection pool whose ReadyForQuery messages are counted, and a caller's session on it. */
+async function countedSession(t: Test, options: { statementTimeoutMs?: number } = {}) {
   const url = await testDatabase(t, "tpl_example");
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   t.teardown(() => pool.end());
   const client = await pool.connect();
-  let ready = 0;
-  (client as unknown as { connection: NodeJS.EventEmitter }).connection.on("readyForQuery", () => ready++);
-  client.release();
-  const ctx = { role: "admin", scopes: [], userId: 1, companyId: 1 };
-  const session = callerSession(pool, { role: "admin", scopes: [], claims: {} } as never, ctx, {
-    statementTimeoutMs: 5000,
-    routes: new Map(),
-  });
-  const result = await session.query<{ company: string }>(
-    "SELECT current_setting('api.ctx.companyId') AS company",
+  const counter = { ready: 0 };
+  (client as unknown as { connection: NodeJS.EventEmitter }).connection.on(
+    "readyForQuery",
+    () => counter.ready++,
   );
-  await session.end(true);
-  t.same(result.rows, [{ company: "1" }], "the query ran with the caller's context");
-  t.equal(ready, 3, "the opening (BEGIN and the context together), the query, COMMIT");
+  client.release();
+  const session = () =>
+    callerSession(pool, { role: "admin", scopes: [], claims: {} } as never, CTX, {
+      statementTimeoutMs: options.statementTimeoutMs ?? 5000,
+      routes: new Map(),
+    });
+  return { pool, counter, session };
+}
+
+const CTX = { role: "admin", scopes: [], userId: 1, companyId: 1 };
+
+t.test("req.db: a handler's one query is two round trips", async (t) => {
+  const { counter, session } = await countedSession(t);
+  const db = session();
+  const result = await db.query<{ company: string; autocommit: boolean }>(
+    "SELECT current_setting('api.ctx.companyId') AS company, now() = statement_timestamp() AS autocommit",
+  );
+  t.same(
+    result.rows,
+    [{ company: "1", autocommit: false }],
+    "the query ran inside the transaction, with the caller's context",
+  );
+  t.equal(counter.ready, 1, "BEGIN, the context and the query came back with one ReadyForQuery");
+  const second = await db.query<{ n: number }>("SELECT $1::int AS n", [7]);
+  t.same(second.rows, [{ n: 7 }], "later queries run on the open transaction");
+  await db.end(true);
+  t.equal(counter.ready, 3, "the opening with the first query, the second query, COMMIT");
+});
+
+t.test("req.db: the first query's own error is its own, and the connection stays usable", async (t) => {
+  const { pool, session } = await countedSession(t);
+  const db = session();
+  await t.rejects(db.query("SELECT 1 / 0"), { code: "22012" }, "the query's error");
+  await db.end(false);
+  const next = session();
+  t.same((await next.query("SELECT 2 AS two")).rows, [{ two: 2 }], "the next request runs on the connection");
+  await next.end(true);
+  t.equal(pool.totalCount, 1, "the same connection: the opening had succeeded, nothing was dropped");
+});
+
+t.test("req.db: when the opening fails, the first query does not run and fails with it", async (t) => {
+  const { session } = await countedSession(t, { statementTimeoutMs: Number.NaN });
+  const db = session();
+  await t.rejects(
+    db.query("SELECT 1 AS one"),
+    { code: "22P02" },
+    "the opening's error (a timeout that is not a number), not the query's answer",
+  );
+  await db.end(false);
 });
