@@ -1,5 +1,6 @@
-// One view per table (docs/architecture.md "Views"): `api."t"`, owned by api_owner, a security
-// barrier, with every column; a column with roles/scopes is NULL unless the caller passes the
+// One view per table (docs/architecture.md "Views"): `api."t"`, owned by api_owner, a plain view
+// (a security barrier would never be flattened into a handler's query, so its joins could not
+// reach the indexes; row security and the masks hold without it), with every column; a column with roles/scopes is NULL unless the caller passes the
 // column rule, and a table with roles/scopes shows rows only to callers that pass the table rule.
 // Rows are filtered by the table's row-level-security policies, which bind api_owner, the view's
 // owner. So a connection without settings sees only public tables and public columns, and no row
@@ -28,7 +29,7 @@ export function viewStatements(table: ModelTable): string[] {
   const rule = table.access;
   const where = rule ? sql`\nWHERE ${allowedCheck(rule.roles, rule.scopes)}` : sql``;
   return [
-    sql`CREATE VIEW ${viewRef(table.name)} WITH (security_barrier) AS\nSELECT\n  ${columns}\nFROM ${tableRef(table.name)}${where}`.toString(),
+    sql`CREATE VIEW ${viewRef(table.name)} AS\nSELECT\n  ${columns}\nFROM ${tableRef(table.name)}${where}`.toString(),
     sql`ALTER VIEW ${viewRef(table.name)} OWNER TO ${ident(API_OWNER)}`.toString(),
   ];
 }

@@ -2,9 +2,9 @@
 // tables, WHERE, GROUP BY, the row's JSON object, and its default order. The kinds (kinds/) and
 // subqueries (subquery.ts) assemble the parts into statements.
 //
-// Tables are read directly (`public."<table>"`, see source.ts), not through the API views: a
-// security-barrier view is never flattened into the query, so joins and where conditions could
-// not reach the tables' indexes through it. Row-level security still binds every read (the
+// Tables are read directly (`public."<table>"`, see source.ts), not through the API views (which
+// were security barriers, never flattened into the query, when this was decided): the planner sees
+// the tables themselves, with the masks compiled in. Row-level security still binds every read (the
 // function runs as api_owner), and a table with column rules is read through an inline derived
 // table that masks those columns exactly as its view does, which Postgres flattens. Sources are
 // aliased with the schema's names: the base table by its name, joins by their alias, so every

@@ -7,9 +7,9 @@
 //
 // A hidden column therefore reads as NULL everywhere in the query (the object, where conditions,
 // joins, order, and raw schema-author SQL naming `"project"."budget"`), exactly as through the
-// view, and a private column does not exist. Unlike the security-barrier view, a plain derived
-// table is flattened by the planner, so where conditions, joins and ORDER BY ... LIMIT on the
-// other columns reach the table's indexes. Rows: row-level security binds api_owner, the
+// view, and a private column does not exist. A plain derived table is flattened by the planner
+// (the views were security barriers, which it never flattens), so where conditions, joins and
+// ORDER BY ... LIMIT on the other columns reach the table's indexes. Rows: row-level security binds api_owner, the
 // function's owner, on the table itself (row policies, and the table rule as a restrictive
 // policy), so no row filter is needed here.
 
