@@ -29,6 +29,24 @@ const GROUPS = {
   },
 } as const;
 
+/**
+ * The summary's one statement ($1 from, $2 to, $3 project ids or NULL, $4 include done tasks).
+ * Exported for the plan check (test/plans/handlerQuery.test.ts).
+ */
+export function summarySql(groupBy: keyof typeof GROUPS): string {
+  const g = GROUPS[groupBy];
+  return `SELECT ${g.select},
+              count(*)::int AS "taskCount",
+              (count(*) FILTER (WHERE t."done"))::int AS "doneCount",
+              coalesce(sum(t."estimateHours"), 0)::float8 AS "estimateHours"
+         FROM "task" t ${g.join}
+        WHERE t."dueDate" BETWEEN $1::date AND $2::date
+          AND ($3::bigint[] IS NULL OR t."projectId" = ANY ($3::bigint[]))
+          AND ($4::boolean OR NOT t."done")
+        GROUP BY ${g.group}
+        ORDER BY 1 NULLS LAST`;
+}
+
 export default class ReportHandlers {
   async postReportSummary(req: HandlerRequest<ReportSummaryRequest>, res: HandlerResponse) {
     const { from, to, groupBy, projectIds, includeDone = true } = req.data;
@@ -42,20 +60,7 @@ export default class ReportHandlers {
     if (Object.keys(bad).length === 0 && from > to) bad.to = "must not be before from";
     if (Object.keys(bad).length > 0) return res.sendError("VALIDATION_ERROR", undefined, bad);
 
-    const g = GROUPS[groupBy];
-    const result = await req.db.query<Row>(
-      `SELECT ${g.select},
-              count(*)::int AS "taskCount",
-              (count(*) FILTER (WHERE t."done"))::int AS "doneCount",
-              coalesce(sum(t."estimateHours"), 0)::float8 AS "estimateHours"
-         FROM "task" t ${g.join}
-        WHERE t."dueDate" BETWEEN $1::date AND $2::date
-          AND ($3::bigint[] IS NULL OR t."projectId" = ANY ($3::bigint[]))
-          AND ($4::boolean OR NOT t."done")
-        GROUP BY ${g.group}
-        ORDER BY 1 NULLS LAST`,
-      [from, to, projectIds ?? null, includeDone],
-    );
+    const result = await req.db.query<Row>(summarySql(groupBy), [from, to, projectIds ?? null, includeDone]);
     const rows = result.rows.map((r) => ({ ...r, key: r.key === null ? null : Number(r.key) }));
     const totals = { taskCount: 0, doneCount: 0, estimateHours: 0 };
     for (const r of rows) {
