@@ -192,7 +192,11 @@ $fn$;`;
 // EXECUTE plans its text on every call: for a filtered or sorted page that is most of the work
 // (the example's projects, filter and sort: 280 of 450 us a call). A prepared statement named by
 // the text's digest is planned like the hand-written server's statements (plan_cache_mode auto:
-// custom plans first, the generic plan once it costs no more). It is used only when the session's
+// custom plans first, the generic plan once it costs no more) when the text compares client
+// values (a filter), whose selectivity a custom plan can use. Without them (a sort, a cursor, a
+// total mode) the plan's shape does not depend on the values, and auto would plan every call: a
+// custom plan sees the page's LIMIT as a constant while the generic plan guesses a tenth of the
+// rows, so the generic one never looks cheap enough; those texts run their generic plan. It is used only when the session's
 // statement of that name holds exactly this text: the calling session (api_gateway's: the gateway,
 // or SQL injected into a handler's req.db) could have prepared another under the name, which is
 // dropped unrun. A text longer than the whole cap is
@@ -212,6 +216,7 @@ DECLARE
   held text;
   kept bigint;
   victim text;
+  mode text;
   result json;
 BEGIN
   SELECT s.statement INTO held FROM pg_prepared_statements AS s WHERE s.name = statement_name;
@@ -236,6 +241,9 @@ BEGIN
     EXECUTE query INTO result USING params, ctx, vals, cursor_keys, total, count_mode;
     RETURN result;
   END IF;
+  -- Local to this call: the function's own SET puts auto back when it returns.
+  mode := set_config('plan_cache_mode',
+    CASE WHEN COALESCE(cardinality(vals), 0) = 0 THEN 'force_generic_plan' ELSE 'auto' END, true);
   EXECUTE format('EXECUTE %I(%L, %L, %L, %L, %L, %L)', statement_name, params, ctx, vals, cursor_keys,
     total, count_mode) INTO result;
   RETURN result;

@@ -170,3 +170,54 @@ t.test("total modes", async (t) => {
   t.ok(big.total > 1000 && big.total < 3000, `the planner's estimate (${big.total})`);
   t.equal((await page({ perPage: 2 })).total, 1504, "exact still counts");
 });
+
+t.test("texts without client values run their generic plan; a computed total is not counted", async (t) => {
+  // With the count behind `CASE WHEN $5 IS NULL` in the same text, a custom plan folded the CASE
+  // and the generic plan (which keeps the count) always looked dearer; and a custom plan sees the
+  // page's LIMIT as a constant where the generic plan guesses a tenth of the rows. Either way
+  // Postgres planned the text again on every call.
+  const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
+  const admin = { role: "admin", scopes: ["finance"], teamId: 1 };
+  const ROUTE = "GET /api/v1/member/paged";
+  const texts = async () =>
+    (
+      await db.gw.query<{ statement: string; generic: number; custom: number }>(
+        `SELECT statement, generic_plans::int AS generic, custom_plans::int AS custom
+           FROM pg_prepared_statements WHERE name LIKE 'api\\_q\\_%'`,
+      )
+    ).rows;
+  const first = (await db.body(ROUTE, { perPage: 2, $count: "planned" }, admin)) as Page;
+  for (let i = 0; i < 7; i++) t.same(await db.body(ROUTE, { perPage: 2, $count: "planned" }, admin), first);
+  const [planned, ...others] = await texts();
+  t.equal(others.length, 0, "one text");
+  t.match(planned?.statement ?? "", /'total', \$5/, "the total is the function's estimate");
+  t.notMatch(planned?.statement ?? "", /count\(\*\)/, "the text counts nothing");
+  t.same({ generic: planned?.generic, custom: planned?.custom }, { generic: 8, custom: 0 }, "planned once");
+
+  const sorted = { perPage: 2, sortBy: "score", sortOrder: "DESC" };
+  for (let i = 0; i < 3; i++) await db.body(ROUTE, sorted, admin);
+  const counted = (await texts()).find((r) => !/'total', \$5/.test(r.statement));
+  t.match(counted?.statement ?? "", /'total', \(SELECT count\(\*\)/, "an exact total is counted in the text");
+  t.same(
+    { generic: counted?.generic, custom: counted?.custom },
+    { generic: 3, custom: 0 },
+    "a sort alone: planned once",
+  );
+
+  const filtered = {
+    perPage: 2,
+    filter: {
+      and: [
+        { column: "score", op: "gte", value: "1" },
+        { column: "score", op: "lte", value: "99" },
+      ],
+    },
+  };
+  for (let i = 0; i < 3; i++) await db.body(ROUTE, filtered, admin);
+  const withValues = (await texts()).find((r) => r.statement.includes("$3[1]"));
+  t.same(
+    { generic: withValues?.generic, custom: withValues?.custom },
+    { generic: 0, custom: 3 },
+    "a filter's values: custom plans first, as Postgres chooses",
+  );
+});

@@ -75,6 +75,7 @@ const ORDER_MARK = "\u0001order\u0001";
 const COUNT_WHERE_MARK = "\u0001cwhere\u0001";
 const EXTRA_MARK = "\u0001extra\u0001";
 const KEYS_MARK = "\u0001keys\u0001";
+const TOTAL_MARK = "\u0001total\u0001";
 
 function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefined, order: Sql): Sql {
   const inner = `${indent}  `;
@@ -268,20 +269,41 @@ function textList(items: readonly string[]): Sql {
 
 /**
  * The query text for total modes and keyset pages, around five placeholders in this order: the
- * count's where (without the keyset condition), extra members of the answer (`next`,
- * `totalMode`), the page's key list, the page's where and its order. The total is `$5` when the
- * function computed it before (planned, estimated), else counted here; the page's rows are
- * aggregated at the top level so that `next` and `data` come from the same rows.
+ * total, extra members of the answer (`next`, `totalMode`), the page's key list, the page's where
+ * and its order. The total is `$5` when the function computed it before (planned, estimated),
+ * else the count (countedTotalPieces). Two texts, not one `CASE WHEN $5 IS NULL`: Postgres folds
+ * that CASE in a custom plan, so the generic plan, which keeps the count, always looked dearer and
+ * every call was planned again. The page's rows are aggregated at the top level so that `next`
+ * and `data` come from the same rows.
  */
-function extendedPieces(q: CompiledQuery, indent: string, computedTotal = true): string[] {
+function extendedPieces(q: CompiledQuery, indent: string): string[] {
+  return splitAt(extendedText(q, indent, trusted(TOTAL_MARK)), [
+    TOTAL_MARK,
+    EXTRA_MARK,
+    KEYS_MARK,
+    WHERE_MARK,
+    ORDER_MARK,
+  ]);
+}
+
+/** The counted total, around its where (without the keyset condition). */
+function countedTotalPieces(q: CompiledQuery, indent: string): string[] {
+  return splitAt(countedTotal(q, indent, trusted(COUNT_WHERE_MARK)).toString(), [COUNT_WHERE_MARK]);
+}
+
+/** `(SELECT count(*) FROM (<the route's rows where countWhere>) AS _api_c)`. */
+function countedTotal(q: CompiledQuery, indent: string, countWhere: Sql): Sql {
+  const rows = `${indent}    `;
+  const countSelect = selectSql(q, rows, { where: countWhere, select: countSelectList(q) });
+  return sql`(SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(`${indent}  `)}) AS _api_c)`;
+}
+
+/** The page's text with `total` as the answer's total; placeholders for extra, keys, where, order. */
+function extendedText(q: CompiledQuery, indent: string, total: Sql): string {
   const inner = `${indent}  `;
   const rows = `${inner}  `;
   const where = trusted(WHERE_MARK);
-  const countSelect = selectSql(q, rows, { where: trusted(COUNT_WHERE_MARK), select: countSelectList(q) });
-  const count = sql`(SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(inner)}) AS _api_c)`;
-  const total = computedTotal
-    ? sql`'total', CASE WHEN $5 IS NULL THEN ${count} ELSE $5 END${trusted(EXTRA_MARK)}`
-    : sql`'total', ${count}${trusted(EXTRA_MARK)}`;
+  const totalMember = sql`'total', ${total}${trusted(EXTRA_MARK)}`;
   const keys = sql`${trusted(KEYS_MARK)} AS _api_k`;
   let text: string;
   if (!pagesRawRows(q)) {
@@ -292,7 +314,7 @@ function extendedPieces(q: CompiledQuery, indent: string, computedTotal = true):
       limit: LIMIT,
     });
     text =
-      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(_api_p.j), '[]'::json),${nl(inner)}${total})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p`.toString();
+      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(_api_p.j), '[]'::json),${nl(inner)}${totalMember})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p`.toString();
   } else {
     const sources = q.scope.sources.map((s, i) => ({ name: ident(s.name), row: trusted(`_api_w${i}`) }));
     const page = selectSql(q, rows, {
@@ -305,9 +327,9 @@ function extendedPieces(q: CompiledQuery, indent: string, computedTotal = true):
       (s) => sql`${nl(inner)}CROSS JOIN LATERAL (SELECT (_api_p.${s.row}).*) AS ${s.name}`,
     );
     text =
-      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(${q.object}), '[]'::json),${nl(inner)}${total})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${join(columns, "")}`.toString();
+      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(${q.object}), '[]'::json),${nl(inner)}${totalMember})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${join(columns, "")}`.toString();
   }
-  return splitAt(text, [COUNT_WHERE_MARK, EXTRA_MARK, KEYS_MARK, WHERE_MARK, ORDER_MARK]);
+  return text;
 }
 
 /** The count query's text around its where: what EXPLAIN reads for `planned`. */
@@ -389,6 +411,7 @@ function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
   const i1 = `${indent}  `;
   const i2 = `${i1}  `;
   const [x0, x1, x2, x3, x4, x5] = extendedPieces(q, i1).map((p) => literal(p));
+  const [t0, t1] = countedTotalPieces(q, i1).map((p) => literal(p));
   const [c0, c1] = countPieces(q, i1).map((p) => literal(p));
   const tail = keysetTail(q, map);
   const reportMode = sql`_api_extra := _api_extra || ', ''totalMode'', $6::text';`;
@@ -400,7 +423,7 @@ function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
     sql`IF _api_count = 'estimated' THEN${nl(i1)}EXECUTE 'SELECT count(*) FROM (' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql} || ${literal(` LIMIT ${ESTIMATED_EXACT_UP_TO + 1}) AS _api_c`)}${nl(i2)}INTO _api_total USING $1, $2, _api_values;${nl(i1)}IF _api_total > ${literal(ESTIMATED_EXACT_UP_TO)} THEN${nl(i2)}_api_total := NULL;${nl(i2)}_api_count := 'planned';${nl(i1)}ELSE${nl(i2)}_api_count := 'exact';${nl(i1)}END IF;${nl(i1)}${reportMode}${nl(indent)}ELSIF _api_count = 'planned' THEN${nl(i1)}${reportMode}${nl(indent)}END IF;`,
     // EXPLAIN plans the count query with the request's values and executes nothing.
     sql`IF _api_count = 'planned' THEN${nl(i1)}EXECUTE 'EXPLAIN (FORMAT JSON) ' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql}${nl(i2)}INTO _api_plan USING $1, $2, _api_values;${nl(i1)}_api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);${nl(indent)}END IF;`,
-    sql`_api_query := ${x0 as Sql}${nl(i1)}|| _api_cwhere || ${x1 as Sql}${nl(i1)}|| _api_extra || ${x2 as Sql}${nl(i1)}|| _api_keys || ${x3 as Sql}${nl(i1)}|| _api_where || ${x4 as Sql}${nl(i1)}|| _api_order || ${x5 as Sql};`,
+    sql`_api_query := ${x0 as Sql}${nl(i1)}|| CASE WHEN _api_total IS NULL THEN ${t0 as Sql} || _api_cwhere || ${t1 as Sql} ELSE '$5' END || ${x1 as Sql}${nl(i1)}|| _api_extra || ${x2 as Sql}${nl(i1)}|| _api_keys || ${x3 as Sql}${nl(i1)}|| _api_where || ${x4 as Sql}${nl(i1)}|| _api_order || ${x5 as Sql};`,
     sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count);`,
   ];
   return join(statements, nl(indent).toString());
@@ -467,8 +490,9 @@ function staticKeyset(q: CompiledQuery, tail: KeysetTail, indent: string, next: 
   const keys = `json_build_array(${tail.sql.join(", ")})`;
   const order = orderList(q.order, q.tiebreak, false).toString();
   const text = (where: string) => {
-    const [p0, p1, p2, p3, p4, p5] = extendedPieces(q, i2, false);
-    return trusted(`${p0}${routeWhere}${p1}${next}${p2}${keys}${p3}${where}${p4}${order}${p5}`);
+    const [p0, p1, p2, p3, p4, p5] = extendedPieces(q, i2);
+    const total = countedTotal(q, i2, trusted(routeWhere)).toString();
+    return trusted(`${p0}${total}${p1}${next}${p2}${keys}${p3}${where}${p4}${order}${p5}`);
   };
   return [
     sql`IF _api_count = 'exact' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN${nl(i1)}IF _api_cursor IS NULL THEN${nl(i2)}RETURN (${text(routeWhere)});${nl(i1)}END IF;${nl(i1)}RETURN (${text(`${routeWhere} AND ${after}`)});${nl(indent)}END IF;`,

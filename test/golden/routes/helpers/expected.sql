@@ -170,6 +170,7 @@ DECLARE
   held text;
   kept bigint;
   victim text;
+  mode text;
   result json;
 BEGIN
   SELECT s.statement INTO held FROM pg_prepared_statements AS s WHERE s.name = statement_name;
@@ -194,6 +195,9 @@ BEGIN
     EXECUTE query INTO result USING params, ctx, vals, cursor_keys, total, count_mode;
     RETURN result;
   END IF;
+  -- Local to this call: the function's own SET puts auto back when it returns.
+  mode := set_config('plan_cache_mode',
+    CASE WHEN COALESCE(cardinality(vals), 0) = 0 THEN 'force_generic_plan' ELSE 'auto' END, true);
   EXECUTE format('EXECUTE %I(%L, %L, %L, %L, %L, %L)', statement_name, params, ctx, vals, cursor_keys,
     total, count_mode) INTO result;
   RETURN result;

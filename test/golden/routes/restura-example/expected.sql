@@ -671,12 +671,12 @@ BEGIN
               ''testAge'', "user"."testAge",
               ''metadata'', "user"."metadata"
             )), ''[]''::json),
-          ''total'', CASE WHEN $5 IS NULL THEN (SELECT count(*) FROM (
+          ''total'', '
+        || CASE WHEN _api_total IS NULL THEN '(SELECT count(*) FROM (
             SELECT 1
             FROM "public"."user" AS "user"
-            WHERE '
-        || _api_cwhere || '
-          ) AS _api_c) ELSE $5 END'
+            WHERE ' || _api_cwhere || '
+          ) AS _api_c)' ELSE '$5' END || ''
         || _api_extra || ')
           FROM (
             SELECT "user" AS _api_w0, '
