@@ -105,19 +105,20 @@ export function callerSession(
       return submittable as pg.Submittable;
     };
     const opened = acquiring !== undefined;
-    const c = await client(statement);
+    const c = await client(opened ? undefined : statement);
     if (opened) c.query(statement(c));
     try {
       return await (query as Promise<pg.QueryResult>);
     } catch (error) {
       if (!isStalePlan(error)) throw error;
-      stale = error as Error;
-      if (opened) throw error;
+      if (opened) {
+        stale = error as Error;
+        throw error;
+      }
       // The transaction's first statement: nothing else ran in it, so it runs again, unnamed, on
       // a fresh transaction; the connection holding the stale statement is dropped.
       acquiring = undefined;
-      c.release(stale);
-      stale = undefined;
+      c.release(error as Error);
       return run(text, values, false);
     }
   };

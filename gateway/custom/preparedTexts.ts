@@ -15,18 +15,19 @@ const PER_CONNECTION = 100;
 const REMEMBERED = 2000;
 const DATA_STATEMENT = /^\s*(select|with|insert|update|delete|values|table)\b/i;
 
+/** Data statements seen in this process: their name once run twice, null after one run. */
 const names = new Map<string, string | null>();
 const preparedOn = new WeakMap<object, Set<string>>();
 
 /** The statement name `text` runs under on `connection`, or undefined to run it unnamed. */
 export function preparedName(connection: object, text: string): string | undefined {
+  if (!DATA_STATEMENT.test(text)) return undefined;
   let name = names.get(text);
   if (name === undefined) {
     if (names.size >= REMEMBERED) names.clear();
-    names.set(text, DATA_STATEMENT.test(text) ? null : "");
+    names.set(text, null);
     return undefined;
   }
-  if (name === "") return undefined;
   if (name === null) {
     name = `req_db_${createHash("sha256").update(text).digest("base64url").slice(0, 32)}`;
     names.set(text, name);

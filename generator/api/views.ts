@@ -1,7 +1,8 @@
 // One view per table (docs/architecture.md "Views"): `api."t"`, owned by api_owner, a plain view
 // (a security barrier would never be flattened into a handler's query, so its joins could not
-// reach the indexes; row security and the masks hold without it), with every column; a column with roles/scopes is NULL unless the caller passes the
-// column rule, and a table with roles/scopes shows rows only to callers that pass the table rule.
+// reach the indexes; row security and the masks hold without it), with every column; a column
+// with roles/scopes is NULL unless the caller passes the column rule, and a table with
+// roles/scopes shows rows only to callers that pass the table rule.
 // Rows are filtered by the table's row-level-security policies, which bind api_owner, the view's
 // owner. So a connection without settings sees only public tables and public columns, and no row
 // of a table with policies. Private columns are not in the view at all: no role, scope or forged

@@ -196,10 +196,10 @@ $fn$;`;
 // values (a filter), whose selectivity a custom plan can use. Without them (a sort, a cursor, a
 // total mode) the plan's shape does not depend on the values, and auto would plan every call: a
 // custom plan sees the page's LIMIT as a constant while the generic plan guesses a tenth of the
-// rows, so the generic one never looks cheap enough; those texts run their generic plan. It is used only when the session's
-// statement of that name holds exactly this text: the calling session (api_gateway's: the gateway,
-// or SQL injected into a handler's req.db) could have prepared another under the name, which is
-// dropped unrun. A text longer than the whole cap is
+// rows, so the generic one never looks cheap enough; those texts run their generic plan. It is
+// used only when the session's statement of that name holds exactly this text: the calling
+// session (api_gateway's: the gateway, or SQL injected into a handler's req.db) could have
+// prepared another under the name, which is dropped unrun. A text longer than the whole cap is
 // planned per call; otherwise the least used texts kept are dropped until it fits.
 // The text is resolved with the same search_path as the route functions': every table it names
 // is schema-qualified, and names in raw SQL of the schema resolve as in the route function.

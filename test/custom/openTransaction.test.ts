@@ -3,11 +3,10 @@
 // stays open with the statement's settings, and a failing statement leaves nothing able to run
 // after it. A handler's one query costs two round trips: the opening with the query, COMMIT.
 
-import pg from "pg";
 import t, { type Test } from "tap";
-import { callerSession } from "../../gateway/custom/db.ts";
 import { OpenTransaction } from "../../gateway/custom/openTransaction.ts";
 import { connect, testDatabase } from "../harness/db.ts";
+import { oneConnectionCaller } from "./helpers.ts";
 
 t.test("BEGIN and the context statement in one round trip", async (t) => {
   const url = await testDatabase(t, "tpl_example");
@@ -46,11 +45,9 @@ t.test("a failing context statement leaves the transaction aborted", async (t) =
   t.same((await client.query("SELECT 1 AS one")).rows, [{ one: 1 }], "the connection is usable again");
 });
 
-/** A one-connection pool whose ReadyForQuery messages are counted, and a caller's session on it. */
+/** A one-connection caller whose ReadyForQuery messages are counted. */
 async function countedSession(t: Test, options: { statementTimeoutMs?: number } = {}) {
-  const url = await testDatabase(t, "tpl_example");
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  t.teardown(() => pool.end());
+  const { pool, session } = await oneConnectionCaller(t, options);
   const client = await pool.connect();
   const counter = { ready: 0 };
   (client as unknown as { connection: NodeJS.EventEmitter }).connection.on(
@@ -58,15 +55,8 @@ async function countedSession(t: Test, options: { statementTimeoutMs?: number } 
     () => counter.ready++,
   );
   client.release();
-  const session = () =>
-    callerSession(pool, { role: "admin", scopes: [], claims: {} } as never, CTX, {
-      statementTimeoutMs: options.statementTimeoutMs ?? 5000,
-      routes: new Map(),
-    });
   return { pool, counter, session };
 }
-
-const CTX = { role: "admin", scopes: [], userId: 1, companyId: 1 };
 
 t.test("req.db: a handler's one query is two round trips", async (t) => {
   const { counter, session } = await countedSession(t);

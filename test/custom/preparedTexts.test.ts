@@ -3,24 +3,16 @@
 // per connection, and a statement Postgres can no longer run (its view changed columns) costs
 // no request when it is the transaction's first.
 
-import pg from "pg";
 import t, { type Test } from "tap";
-import { callerSession } from "../../gateway/custom/db.ts";
 import type { CallerDb } from "../../gateway/custom/types.ts";
-import { connect, testDatabase } from "../harness/db.ts";
-
-const CTX = { role: "admin", scopes: [], userId: 1, companyId: 1 };
+import { connect } from "../harness/db.ts";
+import { oneConnectionCaller } from "./helpers.ts";
 
 async function onePool(t: Test, preparedStatements?: boolean) {
-  const url = await testDatabase(t, "tpl_example");
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  t.teardown(() => pool.end());
-  const session = () =>
-    callerSession(pool, { role: "admin", scopes: [], claims: {} } as never, CTX, {
-      statementTimeoutMs: 5000,
-      routes: new Map(),
-      ...(preparedStatements === undefined ? {} : { preparedStatements }),
-    });
+  const { url, pool, session } = await oneConnectionCaller(
+    t,
+    preparedStatements === undefined ? {} : { preparedStatements },
+  );
   /** One request: `work` on a session, committed. */
   const request = async <T>(work: (db: ReturnType<typeof session>) => Promise<T>): Promise<T> => {
     const db = session();
