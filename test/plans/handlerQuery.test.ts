@@ -15,17 +15,11 @@ import path from "node:path";
 import t from "tap";
 import { EXAMPLE } from "../../bench/sql.ts";
 import { summarySql } from "../../example/src/api/v1/report.api.v1.ts";
-import { overBounds, planDatabase, REPO, read, statsOf } from "./plan.ts";
+import { explainedPlan, overBounds, planDatabase, REPO, read, statsOf } from "./plan.ts";
 
 const CTX = { role: "admin", scopes: ["billing:read", "tasks:write"], userId: 1, companyId: 1 };
 const FROM = "2025-01-01";
 const TO = "2025-03-31";
-
-/** The root plan node of an EXPLAIN (FORMAT JSON) answer (json arrives as text on these connections). */
-function explainedPlan(queryPlan: unknown): unknown {
-  const parsed = (typeof queryPlan === "string" ? JSON.parse(queryPlan) : queryPlan) as { Plan: unknown }[];
-  return parsed[0]?.Plan;
-}
 
 /** The same report on the tables, as a superuser: $1 from, $2 to, $3 company. */
 const HAND_WRITTEN = {

@@ -182,8 +182,14 @@ export async function handPlan(db: PlanDb, c: PlanCase): Promise<{ body: string;
     text: `EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) ${c.sql}`,
     values,
   });
-  const plan = (JSON.parse(explained.rows[0]["QUERY PLAN"] as string) as { Plan: unknown }[])[0]?.Plan;
+  const plan = explainedPlan(explained.rows[0]["QUERY PLAN"]);
   return { body, stats: statsOf([plan]) };
+}
+
+/** The root plan node of an EXPLAIN (FORMAT JSON) answer (json arrives as text on these connections). */
+export function explainedPlan(queryPlan: unknown): unknown {
+  const parsed = (typeof queryPlan === "string" ? JSON.parse(queryPlan) : queryPlan) as { Plan: unknown }[];
+  return parsed[0]?.Plan;
 }
 
 interface PlanNode {
