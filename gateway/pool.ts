@@ -3,6 +3,7 @@
 
 import pg from "pg";
 import { AppError } from "../app/load.ts";
+import { CellQuery, isCellStatement } from "./cellQuery.ts";
 import { OPS_DEFAULTS } from "./config.ts";
 import { brokeConnection, markConnectionFailures, noteQueryError } from "./ops/connectionFailures.ts";
 
@@ -86,7 +87,10 @@ function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
         else resolve(result);
       };
       try {
-        (client.query as AnyQuery)(...args, done);
+        // A CellStatement runs as a CellQuery, a new one per attempt (cellQuery.ts).
+        const [config, ...rest] = args;
+        const submitted = isCellStatement(config) ? new CellQuery(config) : config;
+        (client.query as AnyQuery)(submitted, ...rest, done);
       } catch (error) {
         done(error);
       }

@@ -1,13 +1,15 @@
 // A standard route (ONE, ARRAY, PAGED reads; POST, PUT, PATCH, DELETE writes) as the gateway runs it: everything knowable from the
 // schema is compiled here once; per request there is auth, validation, and ONE statement:
 // `SELECT api."<route fn>"($1, $2)` as a named prepared statement (unnamed with
-// PG_PREPARED_STATEMENTS=0, docs/scaling.md), whose json text is the body.
+// PG_PREPARED_STATEMENTS=0, docs/scaling.md), whose json text is the body (run by
+// gateway/cellQuery.ts).
 
 import type { ModelRoute } from "../../generator/model/index.ts";
 import { TOTAL_MODES } from "../../generator/model/paging.ts";
 import type { StandardRoute } from "../../generator/schema/types.ts";
 import { ident } from "../../generator/sql/sql.ts";
 import { type AuthResult, checkRoute } from "../auth/context.ts";
+import { cellStatement } from "../cellQuery.ts";
 import { ApiError, type ErrorDetails, fromPostgresError, type WriteErrorContext } from "../errors.ts";
 import { type ColumnRules, columnRules } from "../filter/columnRules.ts";
 import { checkFilterColumns, type FilterExpr, parseFilter } from "../filter/parse.ts";
@@ -53,12 +55,9 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
   const access = { roles: route.roles, scopes: route.scopes, usesGlobals: modelRoute.globals };
   // PAGED: which columns the caller may filter and sort by, and why not.
   const rules = route.type === "PAGED" ? columnRules(modelRoute.filterColumns) : undefined;
-  const statement = {
-    // Named: Postgres parses and plans the call once per connection.
-    ...(options.preparedStatements === false ? {} : { name: `route_${++statementCounter}` }),
-    text: `SELECT ${ident("api", modelRoute.functionName as string)}($1::jsonb, $2::jsonb)`,
-    rowMode: "array" as const,
-  };
+  // Named: Postgres parses and plans the call once per connection.
+  const statementName = options.preparedStatements === false ? undefined : `route_${++statementCounter}`;
+  const statementText = `SELECT ${ident("api", modelRoute.functionName as string)}($1::jsonb, $2::jsonb)`;
   const deprecation = deprecationHeaders(route.deprecation, modelRoute.group.baseUrl);
   const headers = { "content-type": "application/json; charset=utf-8", ...deprecation };
   const paged = route.type === "PAGED";
@@ -106,10 +105,7 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
     }
     const values = [empty ? "{}" : JSON.stringify(params), ctxJson(auth)];
     try {
-      const result = await db.query({
-        ...statement,
-        values,
-      });
+      const result = await db.query(cellStatement(statementName, statementText, values));
       const body = (result.rows[0] as unknown[])[0] as string;
       if (countMode)
         return { status: 200, headers: { ...headers, "preference-applied": `count=${countMode}` }, body };

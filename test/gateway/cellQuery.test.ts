@@ -1,0 +1,120 @@
+// The standard routes' statement runner (gateway/cellQuery.ts): one text cell per call, a named
+// statement parsed once per connection, no row description asked for, NULL both ways, and errors
+// that end the statement but leave the connection serving the next one. On a real server.
+
+import type pg from "pg";
+import t from "tap";
+import { CellQuery, type CellStatement, cellStatement } from "../../gateway/cellQuery.ts";
+import { createPool } from "../../gateway/pool.ts";
+import { connect, testDatabase } from "../harness/db.ts";
+
+function run(client: pg.Client, statement: CellStatement): Promise<pg.QueryArrayResult> {
+  return new Promise((resolve, reject) => {
+    const query = new CellQuery(statement);
+    query.callback = (error, result) => (error || !result ? reject(error) : resolve(result));
+    client.query(query);
+  });
+}
+
+/** Counts the server's replies of the kinds named. */
+function counted(client: pg.Client, kinds: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const connection = (client as unknown as { connection: NodeJS.EventEmitter }).connection;
+  for (const kind of kinds) {
+    counts[kind] = 0;
+    connection.on(kind, () => {
+      counts[kind] = (counts[kind] ?? 0) + 1;
+    });
+  }
+  return counts;
+}
+
+const REPLIES = ["parseComplete", "rowDescription", "readyForQuery"];
+
+t.test("a named statement: parsed once per connection, one cell per call", async (t) => {
+  const client = await connect(t, await testDatabase(t));
+  const replies = counted(client, REPLIES);
+  const text = "SELECT $1::text || '!'";
+  t.same((await run(client, cellStatement("cell_1", text, ["a"]))).rows, [["a!"]]);
+  t.same((await run(client, cellStatement("cell_1", text, ["b"]))).rows, [["b!"]]);
+  t.equal(replies.parseComplete, 1, "parsed on the first call only");
+  t.equal(replies.rowDescription, 0, "no Describe: the server sends no row description");
+  t.equal(replies.readyForQuery, 2, "one round trip a call");
+  const held = await client.query("SELECT statement FROM pg_prepared_statements WHERE name = 'cell_1'");
+  t.equal(held.rows[0]?.statement, text, "the server holds the statement under its name");
+});
+
+t.test("an unnamed statement is parsed every time", async (t) => {
+  const client = await connect(t, await testDatabase(t));
+  const replies = counted(client, REPLIES);
+  for (const value of ["x", "y"]) {
+    t.same((await run(client, cellStatement(undefined, "SELECT upper($1)", [value]))).rows, [
+      [value.toUpperCase()],
+    ]);
+  }
+  t.equal(replies.parseComplete, 2);
+  const held = await client.query("SELECT count(*)::int AS n FROM pg_prepared_statements");
+  t.equal(held.rows[0].n, 0, "nothing kept on the connection");
+});
+
+t.test("NULL as a value and as the cell; no row at all", async (t) => {
+  const client = await connect(t, await testDatabase(t));
+  t.same((await run(client, cellStatement("cell_null", "SELECT $1::text", [null]))).rows, [[null]]);
+  const none = await run(client, cellStatement("cell_none", "SELECT 1 WHERE false", []));
+  t.same(none.rows, [], "no row: no cell");
+  t.equal(none.rowCount, 0);
+});
+
+t.test("an error ends the statement, not the connection", async (t) => {
+  const client = await connect(t, await testDatabase(t));
+  await t.rejects(
+    run(client, cellStatement("cell_div", "SELECT (1 / $1::int)::text", ["0"])),
+    { code: "22012" },
+    "the server's own error, SQLSTATE and all",
+  );
+  t.same(
+    (await run(client, cellStatement("cell_div", "SELECT (1 / $1::int)::text", ["2"]))).rows,
+    [["0"]],
+    "the same statement serves the next call on the same connection",
+  );
+  await t.rejects(run(client, cellStatement("cell_bad", "SELEC 1", [])), { code: "42601" });
+  // Its Parse failed: the connection must not believe it prepared (it would send no Parse and
+  // the server would answer 26000, "prepared statement does not exist").
+  await t.rejects(
+    run(client, cellStatement("cell_bad", "SELEC 1", [])),
+    { code: "42601" },
+    "parsed again, and refused for the same reason",
+  );
+  t.same((await client.query("SELECT 1 AS one")).rows, [{ one: 1 }]);
+});
+
+t.test("a name already standing for another text is refused before anything is sent", async (t) => {
+  const client = await connect(t, await testDatabase(t));
+  await run(client, cellStatement("cell_same", "SELECT 'first'", []));
+  const replies = counted(client, REPLIES);
+  await t.rejects(
+    run(client, cellStatement("cell_same", "SELECT 'second'", [])),
+    /Prepared statements must be unique/,
+  );
+  t.same((await run(client, cellStatement("cell_same", "SELECT 'first'", []))).rows, [["first"]]);
+  t.equal(replies.readyForQuery, 1, "the refused call reached no server");
+});
+
+t.test("the gateway's pool runs a cell statement as a CellQuery", async (t) => {
+  const url = await testDatabase(t);
+  const pool = createPool(url, 1);
+  t.teardown(() => pool.end());
+  const client = await pool.connect();
+  const replies = counted(client as unknown as pg.Client, REPLIES);
+  client.release();
+  const result = await pool.query(
+    cellStatement("cell_pool", "SELECT json_build_object('n', $1::int)", ["7"]),
+  );
+  t.same(result.rows, [['{"n" : 7}']], "the json cell as the server wrote it, not parsed");
+  t.equal(replies.rowDescription, 0, "no row description: a CellQuery, not a pg.Query");
+  await t.rejects(pool.query(cellStatement("cell_pool_err", "SELECT 1 / 0", [])), { code: "22012" });
+  t.same(
+    (await pool.query(cellStatement("cell_pool", "SELECT json_build_object('n', $1::int)", ["8"]))).rows,
+    [['{"n" : 8}']],
+  );
+});
