@@ -6,6 +6,7 @@
 
 import Fastify, { type FastifyReply } from "fastify";
 import pg from "pg";
+import { CellQuery, cellStatement } from "../gateway/cellQuery.ts";
 import { EXAMPLE, RESTURA } from "./sql.ts";
 
 const JSON_OID = 114;
@@ -33,9 +34,31 @@ function caller(authorization: string | undefined): Caller {
   return JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Caller;
 }
 
+/** A named statement's one cell, read as lean as the gateway reads its own (gateway/cellQuery.ts). */
+function cell(name: string, text: string, values: unknown[]): Promise<pg.QueryArrayResult> {
+  return new Promise((resolve, reject) => {
+    pool.connect((connectError, client, release) => {
+      if (connectError || !client) return reject(connectError);
+      const query = new CellQuery(
+        cellStatement(
+          name,
+          text,
+          values.map((v) => (v == null ? null : String(v))),
+        ),
+      );
+      query.callback = (error, result) => {
+        release();
+        if (error || !result) reject(error);
+        else resolve(result);
+      };
+      client.query(query);
+    });
+  });
+}
+
 /** Runs a named statement and sends its one JSON cell, or 404 when there is no row. */
 async function answer(reply: FastifyReply, name: string, text: string, values: unknown[]) {
-  const { rows } = await pool.query({ name, text, values, rowMode: "array" });
+  const { rows } = await cell(name, text, values);
   if (rows.length === 0) return reply.code(404).send({ error: { code: "NOT_FOUND", message: "Not found" } });
   return reply.header("content-type", "application/json; charset=utf-8").send((rows[0] as unknown[])[0]);
 }
