@@ -85,7 +85,7 @@ measured: the end of this page.
 ## Last run
 
 - Command: \`make bench\` (BENCH_SECONDS=${s.SECONDS}, BENCH_ROUNDS=${s.ROUNDS},
-  BENCH_CONNECTIONS=${s.CONNECTIONS}, BENCH_PGBENCH_SECONDS=${s.PGBENCH_SECONDS}), ${n(machine.minutes, 1)} minutes
+  BENCH_CONNECTIONS=${s.CONNECTIONS}, BENCH_POOL_SIZE=${s.POOL_SIZE}, BENCH_PGBENCH_SECONDS=${s.PGBENCH_SECONDS}), ${n(machine.minutes, 1)} minutes
 - Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${n(machine.memoryGb, 1)} GB memory; Node ${machine.node};
   PostgreSQL ${machine.postgres} (embedded, default settings); load average ${n(machine.loadBefore, 1)} before,
   ${n(machine.loadAfter, 1)} after${other !== undefined ? `; other processes used ${n(other * 100, 0)} % of a CPU during the run` : ""}${
@@ -121,7 +121,8 @@ ${tables}
   joined table carries the tenant predicate, so Postgres reaches it by index.
 - Both servers answer every case with the same status and JSON (checked before timing; new ids and
   timestamps aside). Rounds alternate between the two servers, ${s.CONNECTIONS} connections each (autocannon),
-  after an uncounted warm-up round; req/s, p50 and p99 are means over the rounds.
+  after an uncounted warm-up round; req/s, p50 and p99 are means over the rounds. Each server's
+  pool holds ${s.POOL_SIZE} Postgres connections.
 - CPU: the server process's user + system time, and the whole Postgres cluster's (postmaster and
   every backend, from /proc), during that server's rounds, divided by the requests served: what one
   request costs each side, in microseconds. A busier server batches more per wake-up, so at
@@ -137,7 +138,8 @@ ${tables}
   fresh row per request (a fixed number of requests per round instead of a duration). They run
   after every read case, the custom route included, so no read sees the rows POST added.
 - \`BENCH_ONLY=<text>\` runs the cases whose app or name contains it; \`BENCH_SECONDS\`,
-  \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\`, \`BENCH_RATE\` tune it.
+  \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_POOL_SIZE\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\`,
+  \`BENCH_RATE\` tune it.
   \`BENCH_CPU_PROF=<dir>\` runs both servers under \`node --cpu-prof\` (profiles written there when they
   exit; \`bench/profile.ts <file>\` lists the top self-time functions).
 - Deep pages: \`page=400\` (offset) and the same rows by cursor (\`after\`, keyset), with the exact total

@@ -34,6 +34,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PGBENCH_SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? 3);
+/** Connections of each server's pool (both the same). */
+const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
 const DELETES_PER_RUN = Number(process.env.BENCH_DELETES ?? 1000);
 /**
  * BENCH_RATE=<req/s>: both servers get the same offered load instead of all they can take, so
@@ -96,7 +98,7 @@ const machine: Machine = {
       }
     : {}),
   minutes: (Date.now() - started) / 60000,
-  settings: { SECONDS, ROUNDS, CONNECTIONS, PGBENCH_SECONDS },
+  settings: { SECONDS, ROUNDS, CONNECTIONS, POOL_SIZE, PGBENCH_SECONDS },
 };
 writeReport(results, machine, notes, process.env.BENCH_WRITE_DOCS === "1");
 
@@ -129,7 +131,7 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
       DATABASE_URL: url,
       JWT_SECRET: secret,
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-      DB_POOL_SIZE: "10",
+      DB_POOL_SIZE: String(POOL_SIZE),
       // The Restura fixture's custom routes have no handlers (answer 501); none is benchmarked.
       // The example's must all load.
       ...(name === "restura" ? { ALLOW_MISSING_HANDLERS: "1" } : {}),
