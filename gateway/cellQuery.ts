@@ -51,21 +51,21 @@ export class CellQuery implements pg.Submittable {
   submit(connection: pg.Connection): Error | null {
     const held = connection as unknown as Prepared;
     const name = this.name;
-    if (name) {
-      const previous = held.parsedStatements[name] ?? held.submittedNamedStatements[name];
-      // pg.Query's rule: a name stands for one text on a connection.
-      if (previous !== undefined && previous !== this.text) {
-        return new Error(`Prepared statements must be unique - '${name}' was used for a different statement`);
-      }
+    // The text this connection holds (or has been sent) under the name; none for an unnamed one.
+    const previous = name ? (held.parsedStatements[name] ?? held.submittedNamedStatements[name]) : undefined;
+    // pg.Query's rule: a name stands for one text on a connection.
+    if (previous !== undefined && previous !== this.text) {
+      return new Error(`Prepared statements must be unique - '${name}' was used for a different statement`);
     }
     const stream = connection.stream as { cork?: () => void; uncork?: () => void };
     stream.cork?.();
     try {
-      if (!name || (held.parsedStatements[name] ?? held.submittedNamedStatements[name]) === undefined) {
+      if (previous === undefined) {
         connection.parse({ name: name ?? "", text: this.text, types: [] }, true);
         if (name) held.submittedNamedStatements[name] = this.text;
       }
       // No Describe: the answer's one column is known, so the server sends no RowDescription.
+      // The values are strings or NULL, which Bind cannot fail to write.
       connection.bind({ statement: name ?? "", values: this.values }, true);
       connection.execute({}, true);
       connection.sync();
