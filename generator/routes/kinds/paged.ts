@@ -140,7 +140,8 @@ export const paged: Kind = (route, compile, names) => {
       sql`_api_entry jsonb;`,
       sql`_api_where text;`,
       sql`_api_order text;`,
-      sql`_api_clause text;`,
+      // api.filter_sql's result (vals, clause), assigned as an expression (no function scan).
+      sql`_api_filtered record;`,
       sql`_api_values text[] := '{}';`,
       sql`_api_query text;`,
       sql`_api_fsql text;`,
@@ -190,7 +191,7 @@ export const paged: Kind = (route, compile, names) => {
             sql`IF NOT ${allowedCall(r.access)} THEN${nl(i1)}_api_columns := _api_columns - ${textArray(r.keys)};${nl(indent)}END IF;`,
         ),
         sql`_api_where := ${literal(q.where ? `(${q.where.toString()})` : "true")};`,
-        sql`IF _api_filter IS NOT NULL THEN${nl(i1)}SELECT f.vals, f.clause INTO _api_values, _api_clause FROM api.filter_sql(_api_filter, _api_columns, _api_values, 0) AS f;${nl(i1)}_api_where := _api_where || ' AND ' || _api_clause;${nl(indent)}END IF;`,
+        sql`IF _api_filter IS NOT NULL THEN${nl(i1)}_api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);${nl(i1)}_api_values := _api_filtered.vals;${nl(i1)}_api_where := _api_where || ' AND ' || _api_filtered.clause;${nl(indent)}END IF;`,
         sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
         ...singleFilter(q, map, indent),
         sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,

@@ -16,7 +16,7 @@ DECLARE
   _api_entry jsonb;
   _api_where text;
   _api_order text;
-  _api_clause text;
+  _api_filtered record;
   _api_values text[] := '{}';
   _api_query text;
   _api_fsql text;
@@ -101,8 +101,9 @@ BEGIN
     END IF;
     _api_where := '("user"."companyId" = ($2->>''companyId'')::bigint)';
     IF _api_filter IS NOT NULL THEN
-      SELECT f.vals, f.clause INTO _api_values, _api_clause FROM api.filter_sql(_api_filter, _api_columns, _api_values, 0) AS f;
-      _api_where := _api_where || ' AND ' || _api_clause;
+      _api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);
+      _api_values := _api_filtered.vals;
+      _api_where := _api_where || ' AND ' || _api_filtered.clause;
     END IF;
     IF _api_sort_by IS NOT NULL THEN
       _api_entry := _api_columns -> _api_sort_by;

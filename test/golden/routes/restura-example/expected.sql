@@ -350,7 +350,7 @@ DECLARE
   _api_entry jsonb;
   _api_where text;
   _api_order text;
-  _api_clause text;
+  _api_filtered record;
   _api_values text[] := '{}';
   _api_query text;
   _api_fsql text;
@@ -430,8 +430,9 @@ BEGIN
     _api_columns := '{"user.id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"user.createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"user.lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"user.companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"user.email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"user.role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"user.permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"user.lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"user.accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"user.metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true},"id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true}}'::jsonb;
     _api_where := 'true';
     IF _api_filter IS NOT NULL THEN
-      SELECT f.vals, f.clause INTO _api_values, _api_clause FROM api.filter_sql(_api_filter, _api_columns, _api_values, 0) AS f;
-      _api_where := _api_where || ' AND ' || _api_clause;
+      _api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);
+      _api_values := _api_filtered.vals;
+      _api_where := _api_where || ' AND ' || _api_filtered.clause;
     END IF;
     IF _api_sort_by IS NOT NULL THEN
       _api_entry := _api_columns -> _api_sort_by;
