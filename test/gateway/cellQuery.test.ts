@@ -3,20 +3,13 @@
 // that end the statement but leave the connection serving the next one; through the gateway,
 // named route statements, or none with PG_PREPARED_STATEMENTS=0. On a real server.
 
-import fs from "node:fs";
-import path from "node:path";
 import type pg from "pg";
 import t from "tap";
-import { readAppSchema } from "../../app/load.ts";
-import { builtInAuthenticator, readAuthConfig } from "../../gateway/auth/index.ts";
 import { CellQuery, type CellStatement, cellStatement } from "../../gateway/cellQuery.ts";
 import { createPool } from "../../gateway/pool.ts";
-import { buildGateway } from "../../gateway/server.ts";
 import { connect, testDatabase } from "../harness/db.ts";
-import { JWT_SECRET, token } from "../harness/gateway.ts";
-import { GATEWAY_TEST_PASSWORD } from "../harness/gatewayRole.ts";
-import { REPO } from "../harness/templates.ts";
-import { caller, EXAMPLE_DIR } from "./helpers.ts";
+import { testGateway } from "../harness/gateway.ts";
+import { caller } from "./helpers.ts";
 
 function run(client: pg.Client, statement: CellStatement): Promise<pg.QueryArrayResult> {
   return new Promise((resolve, reject) => {
@@ -131,39 +124,15 @@ t.test("the gateway's pool runs a cell statement as a CellQuery", async (t) => {
 
 for (const prepared of [true, false]) {
   t.test(`the gateway's route calls with preparedStatements ${prepared}`, async (t) => {
-    const url = await testDatabase(t, "tpl_example");
-    const su = await connect(t, url);
-    await su.query(fs.readFileSync(path.join(REPO, "example/seed.sql"), "utf8"));
-    const gatewayUrl = new URL(url);
-    gatewayUrl.username = "api_gateway";
-    gatewayUrl.password = GATEWAY_TEST_PASSWORD;
-    // One connection: the statement after the request runs in the session that served it.
-    const pool = createPool(gatewayUrl.toString(), 1);
-    const schema = readAppSchema(EXAMPLE_DIR).schema;
-    if (!schema) throw new Error("the example schema does not load");
-    const app = buildGateway({
-      schema,
-      pool,
-      authenticate: builtInAuthenticator(
-        readAuthConfig({ JWT_SECRET }) as Parameters<typeof builtInAuthenticator>[0],
-        schema.globalParams,
-      ),
-      config: { maxPerPage: 100, bodyLimit: 1024 * 1024, logLevel: "silent", preparedStatements: prepared },
-      // Only standard routes are called here.
-      allowMissingHandlers: true,
-    });
-    await app.ready();
-    t.teardown(async () => {
-      await app.close();
-      await pool.end();
-    });
-    const headers = { authorization: `Bearer ${token(caller("member1", []))}` };
-    const first = await app.inject({ method: "GET", url: "/api/v1/task/3", headers });
+    // One connection: the statement after the requests runs in the session that served them.
+    const gw = await testGateway(t, "tpl_example", { poolSize: 1, preparedStatements: prepared });
+    const as = caller("member1", []);
+    const first = await gw.request({ method: "GET", url: "/api/v1/task/3", as });
     t.equal(first.statusCode, 200);
     t.match(first.json(), { data: { id: 3 } });
-    const again = await app.inject({ method: "GET", url: "/api/v1/task/3", headers });
+    const again = await gw.request({ method: "GET", url: "/api/v1/task/3", as });
     t.equal(again.body, first.body, "the same answer from the second call");
-    const held = await pool.query<{ name: string }>(
+    const held = await gw.pool.query<{ name: string }>(
       "SELECT name FROM pg_prepared_statements WHERE statement LIKE '%\"GET /api/v1/task/:id\"%'",
     );
     t.equal(held.rows.length, prepared ? 1 : 0, prepared ? "one named statement" : "nothing prepared");

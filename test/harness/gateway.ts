@@ -32,6 +32,8 @@ export interface TestGateway {
   su: pg.Client;
   /** Statements the gateway has sent to Postgres so far. */
   statements(): number;
+  /** The gateway's api_gateway pool. */
+  pool: pg.Pool;
   request(options: InjectOptions & { as?: Claims }): Promise<LightMyRequestResponse>;
 }
 
@@ -54,6 +56,10 @@ export interface TestGatewayConfig {
   allowMissingHandlers?: boolean;
   /** `/openapi.json` and `/docs` (on unless false, as API_DOCS). */
   apiDocs?: boolean;
+  /** Connections in the api_gateway pool (4). */
+  poolSize?: number;
+  /** Named route statements (true, as PG_PREPARED_STATEMENTS). */
+  preparedStatements?: boolean;
 }
 
 export function token(claims: Claims, options: jwt.SignOptions = {}): string {
@@ -103,7 +109,7 @@ async function serve(
   const gatewayUrl = new URL(url);
   gatewayUrl.username = "api_gateway";
   gatewayUrl.password = GATEWAY_TEST_PASSWORD;
-  const pool = createPool(gatewayUrl.toString(), 4);
+  const pool = createPool(gatewayUrl.toString(), config.poolSize ?? 4);
   let sent = 0;
   pool.on("connect", (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -136,6 +142,7 @@ async function serve(
       ...(config.uploadMaxFiles !== undefined ? { uploadMaxFiles: config.uploadMaxFiles } : {}),
       ...(config.uploadTmpDir !== undefined ? { uploadTmpDir: config.uploadTmpDir } : {}),
       ...(config.apiDocs !== undefined ? { apiDocs: config.apiDocs } : {}),
+      ...(config.preparedStatements !== undefined ? { preparedStatements: config.preparedStatements } : {}),
     },
     handlers,
     allowMissingHandlers: config.allowMissingHandlers ?? false,
@@ -151,6 +158,7 @@ async function serve(
     app,
     su,
     statements: () => sent,
+    pool,
     request: ({ as, ...options }) =>
       app.inject({
         ...options,
