@@ -73,7 +73,6 @@ const LIMIT = sql`${PER_PAGE} OFFSET (${PAGE} - 1) * ${PER_PAGE}`;
 const WHERE_MARK = "\u0001where\u0001";
 const ORDER_MARK = "\u0001order\u0001";
 const COUNT_WHERE_MARK = "\u0001cwhere\u0001";
-const EXTRA_MARK = "\u0001extra\u0001";
 const KEYS_MARK = "\u0001keys\u0001";
 const TOTAL_MARK = "\u0001total\u0001";
 
@@ -269,22 +268,16 @@ function textList(items: readonly string[]): Sql {
 }
 
 /**
- * The query text for total modes and keyset pages, around five placeholders in this order: the
- * total, extra members of the answer (`next`, `totalMode`), the page's key list, the page's where
- * and its order. The total is `$5` when the function computed it before (planned, estimated),
+ * The query text for total modes and keyset pages, around four placeholders in this order: the
+ * total followed by the answer's extra members (`next`, `totalMode`), the page's key list, the
+ * page's where and its order. The total is `$5` when the function computed it before (planned, estimated),
  * else the count (countedTotalPieces). Two texts, not one `CASE WHEN $5 IS NULL`: Postgres folds
  * that CASE in a custom plan, so the generic plan, which keeps the count, always looked dearer and
  * every call was planned again. The page's rows are aggregated at the top level so that `next`
  * and `data` come from the same rows.
  */
 function extendedPieces(q: CompiledQuery, indent: string): string[] {
-  return splitAt(extendedText(q, indent, trusted(TOTAL_MARK)), [
-    TOTAL_MARK,
-    EXTRA_MARK,
-    KEYS_MARK,
-    WHERE_MARK,
-    ORDER_MARK,
-  ]);
+  return splitAt(extendedText(q, indent), [TOTAL_MARK, KEYS_MARK, WHERE_MARK, ORDER_MARK]);
 }
 
 /** The counted total, around its where (without the keyset condition). */
@@ -299,12 +292,12 @@ function countedTotal(q: CompiledQuery, indent: string, countWhere: Sql): Sql {
   return sql`(SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(`${indent}  `)}) AS _api_c)`;
 }
 
-/** The page's text with `total` as the answer's total; placeholders for extra, keys, where, order. */
-function extendedText(q: CompiledQuery, indent: string, total: Sql): string {
+/** The page's text; placeholders for the total and extra members, keys, where and order. */
+function extendedText(q: CompiledQuery, indent: string): string {
   const inner = `${indent}  `;
   const rows = `${inner}  `;
   const where = trusted(WHERE_MARK);
-  const totalMember = sql`'total', ${total}${trusted(EXTRA_MARK)}`;
+  const totalMember = sql`'total', ${trusted(TOTAL_MARK)}`;
   const keys = sql`${trusted(KEYS_MARK)} AS _api_k`;
   let text: string;
   if (!pagesRawRows(q)) {
@@ -411,7 +404,7 @@ function tailCondition(tail: KeysetTail, from: number, descending: boolean): str
 function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
   const i1 = `${indent}  `;
   const i2 = `${i1}  `;
-  const [x0, x1, x2, x3, x4, x5] = extendedPieces(q, i1).map((p) => literal(p));
+  const [x0, x1, x2, x3, x4] = extendedPieces(q, i1).map((p) => literal(p));
   const [t0, t1] = countedTotalPieces(q, i1).map((p) => literal(p));
   const [c0, c1] = countPieces(q, i1).map((p) => literal(p));
   const tail = keysetTail(q, map);
@@ -424,7 +417,7 @@ function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
     sql`IF _api_count = 'estimated' THEN${nl(i1)}EXECUTE 'SELECT count(*) FROM (' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql} || ${literal(` LIMIT ${ESTIMATED_EXACT_UP_TO + 1}) AS _api_c`)}${nl(i2)}INTO _api_total USING $1, $2, _api_values;${nl(i1)}IF _api_total > ${literal(ESTIMATED_EXACT_UP_TO)} THEN${nl(i2)}_api_total := NULL;${nl(i2)}_api_count := 'planned';${nl(i1)}ELSE${nl(i2)}_api_count := 'exact';${nl(i1)}END IF;${nl(i1)}${reportMode}${nl(indent)}ELSIF _api_count = 'planned' THEN${nl(i1)}${reportMode}${nl(indent)}END IF;`,
     // EXPLAIN plans the count query with the request's values and executes nothing.
     sql`IF _api_count = 'planned' THEN${nl(i1)}EXECUTE 'EXPLAIN (FORMAT JSON) ' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql}${nl(i2)}INTO _api_plan USING $1, $2, _api_values;${nl(i1)}_api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);${nl(indent)}END IF;`,
-    sql`_api_query := ${x0 as Sql}${nl(i1)}|| CASE WHEN _api_total IS NULL THEN ${t0 as Sql} || _api_cwhere || ${t1 as Sql} ELSE '$5' END || ${x1 as Sql}${nl(i1)}|| _api_extra || ${x2 as Sql}${nl(i1)}|| _api_keys || ${x3 as Sql}${nl(i1)}|| _api_where || ${x4 as Sql}${nl(i1)}|| _api_order || ${x5 as Sql};`,
+    sql`_api_query := ${x0 as Sql}${nl(i1)}|| CASE WHEN _api_total IS NULL THEN ${t0 as Sql} || _api_cwhere || ${t1 as Sql} ELSE '$5' END${nl(i1)}|| _api_extra || ${x1 as Sql}${nl(i1)}|| _api_keys || ${x2 as Sql}${nl(i1)}|| _api_where || ${x3 as Sql}${nl(i1)}|| _api_order || ${x4 as Sql};`,
     sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count);`,
   ];
   return join(statements, nl(indent).toString());
@@ -491,9 +484,9 @@ function staticKeyset(q: CompiledQuery, tail: KeysetTail, indent: string, next: 
   const keys = `json_build_array(${tail.sql.join(", ")})`;
   const order = orderList(q.order, q.tiebreak, false).toString();
   const text = (where: string) => {
-    const [p0, p1, p2, p3, p4, p5] = extendedPieces(q, i2);
+    const [p0, p1, p2, p3, p4] = extendedPieces(q, i2);
     const total = countedTotal(q, i2, trusted(routeWhere)).toString();
-    return trusted(`${p0}${total}${p1}${next}${p2}${keys}${p3}${where}${p4}${order}${p5}`);
+    return trusted(`${p0}${total}${next}${p1}${keys}${p2}${where}${p3}${order}${p4}`);
   };
   return [
     sql`IF _api_count = 'exact' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN${nl(i1)}IF _api_cursor IS NULL THEN${nl(i2)}RETURN (${text(routeWhere)});${nl(i1)}END IF;${nl(i1)}RETURN (${text(`${routeWhere} AND ${after}`)});${nl(indent)}END IF;`,

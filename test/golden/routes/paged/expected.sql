@@ -287,7 +287,7 @@ BEGIN
             FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
           LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
             WHERE ' || _api_cwhere || '
-          ) AS _api_c)' ELSE '$5' END || ''
+          ) AS _api_c)' ELSE '$5' END
         || _api_extra || ')
           FROM (
             SELECT "user" AS _api_w0, "c" AS _api_w1, '

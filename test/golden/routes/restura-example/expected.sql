@@ -677,7 +677,7 @@ BEGIN
             SELECT 1
             FROM "public"."user" AS "user"
             WHERE ' || _api_cwhere || '
-          ) AS _api_c)' ELSE '$5' END || ''
+          ) AS _api_c)' ELSE '$5' END
         || _api_extra || ')
           FROM (
             SELECT "user" AS _api_w0, '
