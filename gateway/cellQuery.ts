@@ -16,7 +16,7 @@ export function cellStatement(
   text: string,
   values: (string | null)[],
 ): CellStatement {
-  return { ...(name === undefined ? {} : { name }), text, values, rowMode: "array", cell: true };
+  return { name, text, values, rowMode: "array", cell: true };
 }
 
 export function isCellStatement(value: unknown): value is CellStatement {
