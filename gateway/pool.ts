@@ -80,22 +80,34 @@ function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
         holder[GUARDED] = true;
         client.on("error", () => {});
       }
-      const done = (error: unknown, result?: unknown) => {
-        if (error) noteQueryError(error);
-        release(error && brokeConnection(error) ? (error as Error) : undefined);
-        if (error) reject(error);
-        else resolve(result);
-      };
+      // The callback is written in place, not kept in a named variable: under tsx (esbuild's
+      // keepNames) every named function made per request costs a defineProperty call.
       try {
         // A CellStatement runs as a CellQuery, a new one per attempt (cellQuery.ts).
         const [config, ...rest] = args;
         const submitted = isCellStatement(config) ? new CellQuery(config) : config;
-        (client.query as AnyQuery)(submitted, ...rest, done);
+        (client.query as AnyQuery)(submitted, ...rest, (error: unknown, result?: unknown) =>
+          settleQuery(error, result, release, resolve, reject),
+        );
       } catch (error) {
-        done(error);
+        settleQuery(error, undefined, release, resolve, reject);
       }
     });
   });
+}
+
+/** Releases the client (discarded only when the error broke its connection) and settles the query. */
+function settleQuery(
+  error: unknown,
+  result: unknown,
+  release: (error?: Error) => void,
+  resolve: (result: unknown) => void,
+  reject: (error: unknown) => void,
+): void {
+  if (error) noteQueryError(error);
+  release(error && brokeConnection(error) ? (error as Error) : undefined);
+  if (error) reject(error);
+  else resolve(result);
 }
 
 /**
