@@ -14,6 +14,7 @@
 // must read what no caller may (login reading a password hash). It is never reachable from a
 // request except through handler code.
 
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { type AuthResult, type Ctx, checkRoute, type RouteAccess } from "../auth/context.ts";
 import { ApiError, fromPostgresError, type WriteErrorContext } from "../errors.ts";
@@ -34,6 +35,17 @@ export interface CallerSession extends CallerDb {
   /** Commits (answered with data) or rolls back, and returns the client to the pool. */
   end(commit: boolean): Promise<void>;
 }
+
+/**
+ * The transaction's first statement: the caller's context (api.set_ctx), the API schema first on
+ * the search path, and the statement timeout: the handler's, or the connection's own
+ * (STATEMENT_TIMEOUT_MS) when shorter (`least` skips the NULL of a connection without one, '0').
+ */
+const OPENING_TEXT =
+  "SELECT api.set_ctx($1::jsonb), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
+  "set_config('statement_timeout', least($2::bigint, nullif((extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint, 0))::text, true)";
+/** Kept prepared on each connection (openTransaction.ts); a name per text, so a change never meets an old one. */
+const OPENING_NAME = `api_open_${createHash("sha256").update(OPENING_TEXT).digest("hex").slice(0, 16)}`;
 
 /** Handler queries parse JSON (the gateway pool leaves json as text for route replies). */
 const PARSED = pg.types as unknown as pg.CustomTypesConfig;
@@ -64,14 +76,14 @@ export function callerSession(
     acquiring ??= (async () => {
       const c = await pool.connect();
       try {
-        // BEGIN, the context and the first query in one round trip. The statement timeout is
-        // the handler's, or the connection's own (STATEMENT_TIMEOUT_MS) when shorter: `least`
-        // skips the NULL of a connection without one ('0').
+        // BEGIN, the context and the first query in one round trip.
         const opening = new OpenTransaction(
-          "SELECT api.set_ctx($1::jsonb), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
-            "set_config('statement_timeout', least($2::bigint, nullif((extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint, 0))::text, true)",
-          [JSON.stringify(ctx), String(options.statementTimeoutMs)],
-          first?.(c) as ConstructorParameters<typeof OpenTransaction>[2],
+          {
+            name: options.preparedStatements !== false ? OPENING_NAME : undefined,
+            text: OPENING_TEXT,
+            values: [JSON.stringify(ctx), String(options.statementTimeoutMs)],
+          },
+          first?.(c) as ConstructorParameters<typeof OpenTransaction>[1],
         );
         c.query(opening);
         await opening.done;
