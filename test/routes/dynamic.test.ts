@@ -160,3 +160,59 @@ t.test(
     t.ok(compared > 200, `${compared} requests compared`);
   },
 );
+
+t.test(
+  "planned and estimated totals read prepared count statements, forged or over the cap alike",
+  async (t) => {
+    const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
+    type Page = { data: unknown[]; total: number; totalMode?: string };
+    const filter = scoreAtLeast("20");
+    const exact = (await db.body(ROUTE, { filter }, admin)) as Page;
+    const estimated = (await db.body(ROUTE, { filter, $count: "estimated" }, admin)) as Page;
+    t.same(
+      [estimated.total, estimated.totalMode],
+      [exact.total, "exact"],
+      "estimated: counted below the threshold",
+    );
+    const planned = (await db.body(ROUTE, { filter, $count: "planned" }, admin)) as Page;
+    t.equal(planned.totalMode, "planned");
+    t.ok(Number.isInteger(planned.total) && planned.total >= 0, `planned: an estimate (${planned.total})`);
+    const texts = (await cached(db)).map((p) => cachedQueryText(p.statement));
+    t.ok(
+      texts.some((s) => s.startsWith("SELECT to_json(count(*)) FROM (SELECT 1, ")),
+      "the estimated count ran as a prepared statement",
+    );
+    const countText = texts.find((s) => s.startsWith("SELECT 1, "));
+    t.ok(
+      countText,
+      "the planned total's count query is a prepared statement (its plan read by EXPLAIN EXECUTE)",
+    );
+
+    // Its name, now with another text: dropped unrun (unexplained), its own text prepared again.
+    const [countStatement] = (await cached(db)).filter((p) => cachedQueryText(p.statement) === countText);
+    if (!countStatement) throw new Error("no count statement");
+    await db.gw.query(`DEALLOCATE ${countStatement.name}`);
+    await db.gw.query(
+      `PREPARE ${countStatement.name}(jsonb, jsonb, text[], text[], bigint, text) AS SELECT 1 FROM generate_series(1, 123456)`,
+    );
+    t.same(
+      await db.body(ROUTE, { filter, $count: "planned" }, admin),
+      planned,
+      "a forged count statement is not explained",
+    );
+
+    // Over the cap (700 conditions: the count query alone is longer than the cap): planned per
+    // call, still an estimate, nothing kept.
+    const long = {
+      and: [
+        ...filter.and,
+        ...Array.from({ length: 700 }, (_, i) => ({ column: "score", op: "gte", value: String(i - 700) })),
+      ],
+    };
+    const before = await cached(db);
+    const over = (await db.body(ROUTE, { filter: long, $count: "planned" }, admin)) as Page;
+    t.equal(over.totalMode, "planned");
+    t.ok(Number.isInteger(over.total) && over.total >= 0, `over the cap: an estimate (${over.total})`);
+    t.same(await cached(db), before, "a text over the cap is not prepared");
+  },
+);

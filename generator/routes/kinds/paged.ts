@@ -197,7 +197,7 @@ export const paged: Kind = (route, compile, names) => {
         sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1)}${nl(indent)}END IF;`,
         ...(key ? [keysFirstStatements(keysFirstPieces(q, key, names.page, i1), indent)] : []),
         sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
-        sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL);`,
+        sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL, false);`,
       ];
       return statements;
     },
@@ -414,11 +414,13 @@ function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
     sql`_api_keys := 'NULL';`,
     sql`_api_extra := '';`,
     sql`IF $1 ? 'after' THEN${nl(i1)}${join(keysetStatements(q, map, tail, i1), nl(i1).toString())}${nl(indent)}END IF;`,
-    sql`IF _api_count = 'estimated' THEN${nl(i1)}EXECUTE 'SELECT count(*) FROM (' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql} || ${literal(` LIMIT ${ESTIMATED_EXACT_UP_TO + 1}) AS _api_c`)}${nl(i2)}INTO _api_total USING $1, $2, _api_values;${nl(i1)}IF _api_total > ${literal(ESTIMATED_EXACT_UP_TO)} THEN${nl(i2)}_api_total := NULL;${nl(i2)}_api_count := 'planned';${nl(i1)}ELSE${nl(i2)}_api_count := 'exact';${nl(i1)}END IF;${nl(i1)}${reportMode}${nl(indent)}ELSIF _api_count = 'planned' THEN${nl(i1)}${reportMode}${nl(indent)}END IF;`,
-    // EXPLAIN plans the count query with the request's values and executes nothing.
-    sql`IF _api_count = 'planned' THEN${nl(i1)}EXECUTE 'EXPLAIN (FORMAT JSON) ' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql}${nl(i2)}INTO _api_plan USING $1, $2, _api_values;${nl(i1)}_api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);${nl(indent)}END IF;`,
+    // Both totals run as prepared statements of the connection (execute_cached): the texts
+    // depend on the request only through the filter, so they are planned once per connection.
+    sql`IF _api_count = 'estimated' THEN${nl(i1)}_api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql} || ${literal(` LIMIT ${ESTIMATED_EXACT_UP_TO + 1}) AS _api_c`)},${nl(i2)}$1, $2, _api_values, NULL, NULL, NULL, false)::text::bigint;${nl(i1)}IF _api_total > ${literal(ESTIMATED_EXACT_UP_TO)} THEN${nl(i2)}_api_total := NULL;${nl(i2)}_api_count := 'planned';${nl(i1)}ELSE${nl(i2)}_api_count := 'exact';${nl(i1)}END IF;${nl(i1)}${reportMode}${nl(indent)}ELSIF _api_count = 'planned' THEN${nl(i1)}${reportMode}${nl(indent)}END IF;`,
+    // The plan of the count query, nothing executed: EXPLAIN EXECUTE of its prepared statement.
+    sql`IF _api_count = 'planned' THEN${nl(i1)}_api_plan := api.execute_cached(${c0 as Sql} || _api_cwhere || ${c1 as Sql},${nl(i2)}$1, $2, _api_values, NULL, NULL, NULL, true);${nl(i1)}_api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);${nl(indent)}END IF;`,
     sql`_api_query := ${x0 as Sql}${nl(i1)}|| CASE WHEN _api_total IS NULL THEN ${t0 as Sql} || _api_cwhere || ${t1 as Sql} ELSE '$5' END${nl(i1)}|| _api_extra || ${x1 as Sql}${nl(i1)}|| _api_keys || ${x2 as Sql}${nl(i1)}|| _api_where || ${x3 as Sql}${nl(i1)}|| _api_order || ${x4 as Sql};`,
-    sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count);`,
+    sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);`,
   ];
   return join(statements, nl(indent).toString());
 }

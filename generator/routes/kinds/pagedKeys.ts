@@ -133,7 +133,7 @@ export function keysFirstStatements(pieces: string[], indent: string): Sql {
     [
       sql`IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN`,
       sql`  RETURN api.execute_cached(${a}${nl(i1)}  || _api_where || ${b}${nl(i1)}  || _api_order || ${c}${nl(i1)}  || _api_where || ${d},`,
-      sql`    $1, $2, _api_values, NULL, NULL, NULL);`,
+      sql`    $1, $2, _api_values, NULL, NULL, NULL, false);`,
       sql`END IF;`,
     ],
     nl(indent).toString(),

@@ -185,7 +185,7 @@ ALTER FUNCTION api.filter_sql(jsonb, jsonb, text[], integer) OWNER TO api_owner;
 REVOKE ALL ON FUNCTION api.filter_sql(jsonb, jsonb, text[], integer) FROM PUBLIC;
 
 CREATE FUNCTION api.execute_cached(query text, params jsonb, ctx jsonb,
-  vals text[], cursor_keys text[], total bigint, count_mode text)
+  vals text[], cursor_keys text[], total bigint, count_mode text, explain boolean)
 RETURNS json
 LANGUAGE plpgsql
 SET search_path = pg_catalog, api, pg_temp
@@ -219,18 +219,19 @@ BEGIN
     held := command;
   END IF;
   IF held IS DISTINCT FROM command THEN
-    EXECUTE query INTO result USING params, ctx, vals, cursor_keys, total, count_mode;
+    EXECUTE CASE WHEN explain THEN 'EXPLAIN (FORMAT JSON) ' ELSE '' END || query INTO result
+      USING params, ctx, vals, cursor_keys, total, count_mode;
     RETURN result;
   END IF;
   -- Local to this call: the function's own SET puts auto back when it returns.
   mode := set_config('plan_cache_mode',
     CASE WHEN COALESCE(cardinality(vals), 0) = 0 THEN 'force_generic_plan' ELSE 'auto' END, true);
-  EXECUTE format('EXECUTE %I(%L, %L, %L, %L, %L, %L)', statement_name, params, ctx, vals, cursor_keys,
-    total, count_mode) INTO result;
+  EXECUTE format(CASE WHEN explain THEN 'EXPLAIN (FORMAT JSON) ' ELSE '' END || 'EXECUTE %I(%L, %L, %L, %L, %L, %L)',
+    statement_name, params, ctx, vals, cursor_keys, total, count_mode) INTO result;
   RETURN result;
 END
 $fn$;
 
-ALTER FUNCTION api.execute_cached(text, jsonb, jsonb, text[], text[], bigint, text) OWNER TO api_owner;
+ALTER FUNCTION api.execute_cached(text, jsonb, jsonb, text[], text[], bigint, text, boolean) OWNER TO api_owner;
 
-REVOKE ALL ON FUNCTION api.execute_cached(text, jsonb, jsonb, text[], text[], bigint, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION api.execute_cached(text, jsonb, jsonb, text[], text[], bigint, text, boolean) FROM PUBLIC;

@@ -233,11 +233,11 @@ BEGIN
         END IF;
       END IF;
       IF _api_count = 'estimated' THEN
-        EXECUTE 'SELECT count(*) FROM (' || 'SELECT 1, (split_part("user"."email", ''@'', 2))
+        _api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || 'SELECT 1, (split_part("user"."email", ''@'', 2))
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
           LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
-        WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c'
-          INTO _api_total USING $1, $2, _api_values;
+        WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c',
+          $1, $2, _api_values, NULL, NULL, NULL, false)::text::bigint;
         IF _api_total > 1000 THEN
           _api_total := NULL;
           _api_count := 'planned';
@@ -249,11 +249,11 @@ BEGIN
         _api_extra := _api_extra || ', ''totalMode'', $6::text';
       END IF;
       IF _api_count = 'planned' THEN
-        EXECUTE 'EXPLAIN (FORMAT JSON) ' || 'SELECT 1, (split_part("user"."email", ''@'', 2))
+        _api_plan := api.execute_cached('SELECT 1, (split_part("user"."email", ''@'', 2))
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
           LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
-        WHERE ' || _api_cwhere || ''
-          INTO _api_plan USING $1, $2, _api_values;
+        WHERE ' || _api_cwhere || '',
+          $1, $2, _api_values, NULL, NULL, NULL, true);
         _api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);
       END IF;
       _api_query := 'SELECT json_build_object(
@@ -302,7 +302,7 @@ BEGIN
           ) AS _api_p
           CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"
           CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"';
-      RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count);
+      RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);
     END IF;
     _api_query := 'SELECT json_build_object(
         ''data'', COALESCE((SELECT json_agg(CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false))
@@ -347,7 +347,7 @@ BEGIN
           WHERE '
       || _api_where || '
         ) AS _api_c))';
-    RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL);
+    RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL, false);
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
     RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';

@@ -633,10 +633,10 @@ BEGIN
         END IF;
       END IF;
       IF _api_count = 'estimated' THEN
-        EXECUTE 'SELECT count(*) FROM (' || 'SELECT 1
+        _api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || 'SELECT 1
         FROM "public"."user" AS "user"
-        WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c'
-          INTO _api_total USING $1, $2, _api_values;
+        WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c',
+          $1, $2, _api_values, NULL, NULL, NULL, false)::text::bigint;
         IF _api_total > 1000 THEN
           _api_total := NULL;
           _api_count := 'planned';
@@ -648,10 +648,10 @@ BEGIN
         _api_extra := _api_extra || ', ''totalMode'', $6::text';
       END IF;
       IF _api_count = 'planned' THEN
-        EXECUTE 'EXPLAIN (FORMAT JSON) ' || 'SELECT 1
+        _api_plan := api.execute_cached('SELECT 1
         FROM "public"."user" AS "user"
-        WHERE ' || _api_cwhere || ''
-          INTO _api_plan USING $1, $2, _api_values;
+        WHERE ' || _api_cwhere || '',
+          $1, $2, _api_values, NULL, NULL, NULL, true);
         _api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);
       END IF;
       _api_query := 'SELECT json_build_object(
@@ -690,7 +690,7 @@ BEGIN
             LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
           ) AS _api_p
           CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"';
-      RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count);
+      RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);
     END IF;
     IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN
       RETURN api.execute_cached('SELECT json_build_object(
@@ -706,7 +706,7 @@ BEGIN
           FROM "public"."user" AS "user"
           WHERE '
         || _api_where || '))',
-        $1, $2, _api_values, NULL, NULL, NULL);
+        $1, $2, _api_values, NULL, NULL, NULL, false);
     END IF;
     _api_query := 'SELECT json_build_object(
         ''data'', COALESCE((SELECT json_agg(json_build_object(
@@ -741,7 +741,7 @@ BEGIN
           WHERE '
       || _api_where || '
         ) AS _api_c))';
-    RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL);
+    RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL, false);
   EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
       OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
     RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
