@@ -6,20 +6,14 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type pg from "pg";
 import type { CustomRoute, EndpointGroup } from "../../generator/schema/types.ts";
 import { type Authenticator, checkRoute, toCtx } from "../auth/context.ts";
-import {
-  ApiError,
-  ERRORS,
-  type ErrorCode,
-  type ErrorDetails,
-  errorBody,
-  invalidValueError,
-} from "../errors.ts";
+import { ApiError, ERRORS, errorBody, invalidValueError } from "../errors.ts";
 import { compileRequest, type RequestOptions } from "../request/index.ts";
 import { valueTextProblem } from "../request/text.ts";
 import { deprecationHeaders } from "../routes/deprecation.ts";
+import { HandlerAnswer } from "./answer.ts";
 import { type CallableRoute, callerSession, serviceDb } from "./db.ts";
 import type { HandlerProblem } from "./load.ts";
-import type { CallerDb, HandlerMethod, HandlerRequest, HandlerResponse, ServiceDb } from "./types.ts";
+import type { CallerDb, HandlerMethod, HandlerRequest, ServiceDb } from "./types.ts";
 import { readUploads, removeUploads, type UploadLimits } from "./uploads.ts";
 
 export interface CustomRouteOptions {
@@ -39,12 +33,6 @@ export interface CustomRouteOptions {
   problem: HandlerProblem | undefined;
 }
 
-type Outcome =
-  | { kind: "data"; body: unknown }
-  | { kind: "error"; code: ErrorCode; message: string | undefined; details: ErrorDetails | undefined }
-  | { kind: "thrown"; error: unknown }
-  | { kind: "timeout" };
-
 export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, options: CustomRouteOptions) {
   const validate = compileRequest(route, {
     maxPerPage: options.maxPerPage,
@@ -54,7 +42,8 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
   const deprecation = deprecationHeaders(route.deprecation, group.baseUrl);
   const label = `${route.method} ${group.baseUrl}${route.path}`;
   const paged = route.type === "CUSTOM_PAGED";
-  const service = serviceDb(options.servicePool);
+  // Per route: the service connection is the same for every request.
+  const service = withValueErrors(serviceDb(options.servicePool));
 
   async function run(
     request: FastifyRequest,
@@ -90,37 +79,7 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
         routes: options.routes,
         preparedStatements: options.preparedStatements,
       });
-      let settle: (outcome: Outcome) => void = () => {};
-      let sent = false;
-      const answer = (outcome: Outcome) => {
-        if (sent) {
-          request.log.warn({ route: label }, "handler answered twice; the second answer is ignored");
-          return;
-        }
-        sent = true;
-        settle(outcome);
-      };
-      const res: HandlerResponse = {
-        sendData(payload: unknown, total?: number) {
-          if (paged && (typeof total !== "number" || !Number.isInteger(total) || total < 0)) {
-            answer({
-              kind: "thrown",
-              error: new Error(`${label} is CUSTOM_PAGED: sendData(data, total) needs the total`),
-            });
-            return;
-          }
-          answer({
-            kind: "data",
-            body: paged ? { data: payload ?? null, total } : { data: payload ?? null },
-          });
-        },
-        sendError(code: ErrorCode, message?: string, details?: ErrorDetails) {
-          answer({ kind: "error", code, message, details });
-        },
-        get sent() {
-          return sent;
-        },
-      };
+      const res = new HandlerAnswer(paged, label, request.log);
       const req: HandlerRequest = {
         data: input.params,
         params: { ...(request.params as Record<string, string>) },
@@ -128,27 +87,13 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
         headers: request.headers,
         id: request.id,
         db: withValueErrors(db),
-        service: withValueErrors(service),
+        service,
         log: request.log,
         ...(uploads && route.fileUploadType === "SINGLE" ? { file: uploads.files[0] } : {}),
         ...(uploads && route.fileUploadType === "MULTIPLE" ? { files: uploads.files } : {}),
       };
 
-      const outcome = await new Promise<Outcome>((resolve) => {
-        const timer = setTimeout(() => answer({ kind: "timeout" }), options.handlerTimeoutMs);
-        settle = (o) => {
-          clearTimeout(timer);
-          resolve(o);
-        };
-        Promise.resolve()
-          .then(() => method(req, res))
-          .then(
-            () => {
-              if (!sent) request.log.warn({ route: label }, "handler returned without answering");
-            },
-            (error: unknown) => answer({ kind: "thrown", error }),
-          );
-      });
+      const outcome = await HandlerAnswer.run(res, method, req, options.handlerTimeoutMs);
 
       if (outcome.kind === "timeout") {
         request.log.error(

@@ -44,6 +44,7 @@ function probeApp(t: Parameters<typeof exampleAppWithStubs>[0]) {
     probe("GET", "/probe/error"),
     probe("GET", "/probe/api-error"),
     probe("GET", "/probe/twice"),
+    probe("GET", "/probe/sent"),
     probe("GET", "/probe/users", MEMBERS),
     probe("GET", "/probe/tasks", { ...MEMBERS, type: "CUSTOM_PAGED", responseType: "number" }),
     probe("GET", "/probe/no-total", { type: "CUSTOM_PAGED", responseType: "number" }),
@@ -69,6 +70,11 @@ function probeApp(t: Parameters<typeof exampleAppWithStubs>[0]) {
   getProbeError(req, res) { res.sendError("CONFLICT", "Already done", { id: "is taken" }); }
   getProbeApiError(req, res) { return req.db.call("GET", "/api/v1/task/:id", { id: 9 }); }
   getProbeTwice(req, res) { res.sendData(1); res.sendData(2); }
+  getProbeSent(req, res) {
+    const seen = { before: res.sent, members: Object.keys(res), in: ["sent", "sendData", "run"].filter((k) => k in res) };
+    res.sendData(seen); // serialized after the handler returns, so "after" lands in the answer
+    seen.after = res.sent;
+  }
   async getProbeUsers(req, res) {
     const r = await req.db.query('SELECT "id", "companyId", "lastLoginOn" FROM "user" ORDER BY "id"');
     res.sendData(r.rows);
@@ -150,6 +156,11 @@ t.test("handlers load per version and by action; errors, timeouts and envelopes"
   const apiError = await get("/api/v1/probe/api-error");
   t.equal(apiError.status, 401, "an ApiError from req.db.call answers with its own envelope");
   t.same((await get("/api/v1/probe/twice")).body, { data: 1 }, "the first answer wins");
+  t.same(
+    (await get("/api/v1/probe/sent")).body,
+    { data: { before: false, members: [], in: ["sent", "sendData"], after: true } },
+    "res.sent turns true with the answer; res shows the handler nothing but its contract",
+  );
   t.equal((await get("/api/v1/probe/no-total")).status, 500, "CUSTOM_PAGED without a total");
 
   const paged = await get("/api/v1/probe/tasks?perPage=3&page=2", MIA);
