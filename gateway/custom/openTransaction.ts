@@ -52,7 +52,8 @@ interface QueryHandlers {
  */
 export class OpenTransaction implements pg.Submittable {
   readonly done: Promise<void>;
-  private settle: Done = () => {};
+  // Set in the constructor (a field initialiser would name a new function per request: see pool.ts).
+  private settle!: Done;
   /** Set once `first` has had its error: it hears nothing more. */
   private firstFailed = false;
   /** Command tags still due from BEGIN and the context statement; the replies after them are `first`'s. */
