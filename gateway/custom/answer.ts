@@ -6,7 +6,8 @@
 // which V8 allocates in the old generation, and from there it held the request's young objects
 // (the closures it captured, and everything they reach) through every young collection until a
 // full one: 1.3 MB promoted per young collection on GET /user/me/session, against 1 KB with the
-// getter on a prototype (docs/performance.md "Node side").
+// getter on a prototype (docs/performance.md, "Statements planned per request, requests kept alive
+// by a getter").
 
 import type { FastifyBaseLogger } from "fastify";
 import type { ErrorCode, ErrorDetails } from "../errors.ts";

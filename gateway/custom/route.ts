@@ -42,8 +42,9 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
   const deprecation = deprecationHeaders(route.deprecation, group.baseUrl);
   const label = `${route.method} ${group.baseUrl}${route.path}`;
   const paged = route.type === "CUSTOM_PAGED";
-  // Per route: the service connection is the same for every request.
-  const service = withValueErrors(serviceDb(options.servicePool));
+  // Made once per route (the service connection is the same for every request), frozen so that
+  // one request's handler cannot change what the next one gets.
+  const service = Object.freeze(withValueErrors(serviceDb(options.servicePool)));
 
   async function run(
     request: FastifyRequest,
