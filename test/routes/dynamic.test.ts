@@ -26,6 +26,14 @@ const scoreAtLeast = (value: string) => ({
   ],
 });
 
+/** `filter` and `n` more conditions that match every row: a long text, the same answer. */
+const withConditions = (filter: { and: object[] }, n: number) => ({
+  and: [
+    ...filter.and,
+    ...Array.from({ length: n }, (_, i) => ({ column: "score", op: "gte", value: String(i - n) })),
+  ],
+});
+
 type Db = Awaited<ReturnType<typeof routeDatabase>>;
 const cached = async (db: Db) =>
   (await db.gw.query(`SELECT name, statement FROM pg_prepared_statements ORDER BY name`)).rows as {
@@ -107,12 +115,7 @@ t.test(
       "the unused statement gave way, the used one stayed",
     );
     // A text longer than the whole cap: 300 conditions, each in the page and the count.
-    const long = {
-      and: [
-        ...filter.and,
-        ...Array.from({ length: 300 }, (_, i) => ({ column: "score", op: "gte", value: String(i - 300) })),
-      ],
-    };
+    const long = withConditions(filter, 300);
     const before = await cached(db);
     t.same(await db.body(ROUTE, { filter: long }, admin), await db.body(ROUTE, { filter }, admin));
     t.same(await cached(db), before, "a text over the cap is not prepared, nothing given way");
@@ -203,12 +206,7 @@ t.test(
 
     // Over the cap (700 conditions: the count query alone is longer than the cap): planned per
     // call, still an estimate, nothing kept.
-    const long = {
-      and: [
-        ...filter.and,
-        ...Array.from({ length: 700 }, (_, i) => ({ column: "score", op: "gte", value: String(i - 700) })),
-      ],
-    };
+    const long = withConditions(filter, 700);
     const before = await cached(db);
     const over = (await db.body(ROUTE, { filter: long, $count: "planned" }, admin)) as Page;
     t.equal(over.totalMode, "planned");
