@@ -5,7 +5,12 @@ import pg from "pg";
 import { AppError } from "../app/load.ts";
 import { CellQuery, isCellStatement } from "./cellQuery.ts";
 import { OPS_DEFAULTS } from "./config.ts";
-import { brokeConnection, markConnectionFailures, noteQueryError } from "./ops/connectionFailures.ts";
+import {
+  brokeConnection,
+  MISSING_STATEMENT,
+  markConnectionFailures,
+  noteQueryError,
+} from "./ops/connectionFailures.ts";
 
 const JSON_OID = 114;
 const rawJson: pg.CustomTypesConfig = {
@@ -53,7 +58,16 @@ export function keepClientsOnStatementErrors(pool: pg.Pool): pg.Pool {
   const original = pool.query.bind(pool) as AnyQuery;
   const replaced: AnyQuery = (...args) => {
     if (args.some((a) => typeof a === "function")) return original(...args);
-    return queryOnce(pool, args);
+    const attempt = queryOnce(pool, args);
+    const [config] = args;
+    if (!isCellStatement(config) || !config.name) return attempt;
+    // A named statement the connection no longer held (brokeConnection: the client is dropped)
+    // never ran: it runs once more, on another connection.
+    return attempt.catch((error: unknown) =>
+      (error as { code?: unknown } | null)?.code === MISSING_STATEMENT
+        ? queryOnce(pool, args)
+        : Promise.reject(error),
+    );
   };
   (pool as unknown as { query: AnyQuery }).query = replaced;
   return pool;

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
-import t from "tap";
+import t, { type Test } from "tap";
 import { readAppSchema } from "../../app/load.ts";
 import { builtInAuthenticator, readAuthConfig } from "../../gateway/auth/index.ts";
 import { loadHandlers } from "../../gateway/custom/index.ts";
@@ -19,7 +19,8 @@ import { JWT_SECRET, token } from "../harness/gateway.ts";
 import { GATEWAY_TEST_PASSWORD } from "../harness/gatewayRole.ts";
 import { REPO } from "../harness/templates.ts";
 
-t.test("refused requests keep the pooled connection; a terminated one is replaced", async (t) => {
+/** The example's gateway on a one-connection pool: every request runs on the same client. */
+async function oneConnectionGateway(t: Test) {
   const url = await testDatabase(t, "tpl_example");
   const su = await connect(t, url);
   await su.query(fs.readFileSync(path.join(REPO, "example/seed.sql"), "utf8"));
@@ -59,6 +60,11 @@ t.test("refused requests keep the pooled connection; a terminated one is replace
       )
     ).rows.map((r) => r.name);
 
+  return { app, pool, events, su, auth, backend, prepared };
+}
+
+t.test("refused requests keep the pooled connection; a terminated one is replaced", async (t) => {
+  const { app, pool, events, su, auth, backend, prepared } = await oneConnectionGateway(t);
   const ok = await app.inject({ method: "GET", url: "/api/v1/task/3", headers: auth });
   t.equal(ok.statusCode, 200);
   const pid = await backend();
@@ -100,6 +106,22 @@ t.test("refused requests keep the pooled connection; a terminated one is replace
   t.not(replaced, pid, "the next statement runs on a new connection");
   const served = await app.inject({ method: "GET", url: "/api/v1/task/3", headers: auth });
   t.equal(served.body, ok.body, "and the gateway serves on it");
+});
+
+t.test("handler SQL that drops the gateway's statements costs no request", async (t) => {
+  const { app, pool, events, auth, backend, prepared } = await oneConnectionGateway(t);
+  const ok = await app.inject({ method: "GET", url: "/api/v1/task/3", headers: auth });
+  t.equal(ok.statusCode, 200);
+  const pid = await backend();
+  // What a handler's `req.db.query("DEALLOCATE ALL")` does to the pooled connection it runs on.
+  await pool.query("DEALLOCATE ALL");
+  t.same(await prepared(), [], "the connection holds no statement; node-postgres still believes it does");
+  const again = await app.inject({ method: "GET", url: "/api/v1/task/3", headers: auth });
+  t.equal(again.statusCode, 200, "the route call is answered (26000 on that connection, run again)");
+  t.equal(again.body, ok.body);
+  t.not(await backend(), pid, "on a new connection");
+  t.same(events, { connect: 2, remove: 1 }, "the one whose statements were gone was dropped");
+  t.equal((await prepared()).length, 1, "the route's statement is prepared on the new one");
 });
 
 async function activeSleep(su: pg.Client, pid: number | undefined): Promise<boolean> {
