@@ -20,7 +20,7 @@ import { type AuthResult, type Ctx, checkRoute, type RouteAccess } from "../auth
 import { ApiError, fromPostgresError, type WriteErrorContext } from "../errors.ts";
 import { brokeConnection } from "../ops/connectionFailures.ts";
 import { OpenTransaction } from "./openTransaction.ts";
-import { isStalePlan, preparedName } from "./preparedTexts.ts";
+import { isLostStatement, preparedName } from "./preparedTexts.ts";
 import type { CallerDb, QueryResult, ServiceDb } from "./types.ts";
 
 /** A standard route as `req.db.call` runs it. */
@@ -64,7 +64,7 @@ export function callerSession(
   let acquiring: Promise<pg.PoolClient> | undefined;
   let closed = false;
   let savepoints = 0;
-  /** A statement of this connection can never run again (isStalePlan): dropped at the end. */
+  /** A statement of this connection can never run again (isLostStatement): dropped at the end. */
   let stale: Error | undefined;
 
   /**
@@ -74,24 +74,29 @@ export function callerSession(
   const client = (first?: (c: pg.PoolClient) => pg.Submittable): Promise<pg.PoolClient> => {
     if (closed) return Promise.reject(new Error("req.db used after the request ended"));
     acquiring ??= (async () => {
-      const c = await pool.connect();
-      try {
-        // BEGIN, the context and the first query in one round trip.
-        const opening = new OpenTransaction(
-          {
-            name: options.preparedStatements !== false ? OPENING_NAME : undefined,
-            text: OPENING_TEXT,
-            values: [JSON.stringify(ctx), String(options.statementTimeoutMs)],
-          },
-          first?.(c) as ConstructorParameters<typeof OpenTransaction>[1],
-        );
-        c.query(opening);
-        await opening.done;
-      } catch (error) {
-        c.release(error as Error);
-        throw error;
+      for (let attempt = 1; ; attempt++) {
+        const c = await pool.connect();
+        try {
+          // BEGIN, the context and the first query in one round trip.
+          const opening = new OpenTransaction(
+            {
+              name: options.preparedStatements !== false ? OPENING_NAME : undefined,
+              text: OPENING_TEXT,
+              values: [JSON.stringify(ctx), String(options.statementTimeoutMs)],
+            },
+            first?.(c) as ConstructorParameters<typeof OpenTransaction>[1],
+          );
+          c.query(opening);
+          await opening.done;
+          return c;
+        } catch (error) {
+          c.release(error as Error);
+          // The opening statement this connection was believed to hold is gone: nothing ran, so
+          // the transaction opens once more on another connection (this one is dropped).
+          if (attempt === 1 && isLostStatement(error)) continue;
+          throw error;
+        }
       }
-      return c;
     })();
     return acquiring;
   };
@@ -122,7 +127,7 @@ export function callerSession(
     try {
       return await (query as Promise<pg.QueryResult>);
     } catch (error) {
-      if (!isStalePlan(error)) throw error;
+      if (!isLostStatement(error)) throw error;
       if (opened) {
         stale = error as Error;
         throw error;

@@ -9,6 +9,7 @@
 // never share one.
 
 import { createHash } from "node:crypto";
+import { MISSING_STATEMENT } from "../ops/connectionFailures.ts";
 
 const PER_CONNECTION = 100;
 /** Texts remembered process-wide (seen once: no name yet); forgotten all at once when full. */
@@ -44,12 +45,15 @@ export function preparedName(connection: object, text: string): string | undefin
 }
 
 /**
- * Postgres refuses a prepared statement whose result columns changed since it was prepared (a
- * migrate added a column to a view it reads with `*`): "cached plan must not change result type".
- * The connection can never run that statement again.
+ * A named statement this connection can never run again, so the statement never ran:
+ * - Postgres refuses one whose result columns changed since it was prepared (a migrate added a
+ *   column to a view it reads with `*`): "cached plan must not change result type" (0A000);
+ * - the statement is gone (26000): handler SQL ran DEALLOCATE on this pooled connection, and the
+ *   bookkeeping here (and node-postgres's) still believes it held.
  */
-export function isStalePlan(error: unknown): boolean {
+export function isLostStatement(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
+  if (e?.code === MISSING_STATEMENT) return true;
   return (
     e?.code === "0A000" &&
     typeof e.message === "string" &&

@@ -1,7 +1,7 @@
 // `req.db` statements as named prepared statements (gateway/custom/preparedTexts.ts): planned once
 // per connection from a text's second run on, never for one-off or non-data texts, at most 100
-// per connection, and a statement Postgres can no longer run (its view changed columns) costs
-// no request when it is the transaction's first.
+// per connection, and a statement Postgres can no longer run (its view changed columns, or handler
+// SQL deallocated it) costs no request when it is the transaction's first.
 
 import t, { type Test } from "tap";
 import type { CallerDb } from "../../gateway/custom/types.ts";
@@ -127,4 +127,51 @@ t.test("a prepared statement whose view changed columns", async (t) => {
   const next = await request(async (db) => ({ rows: (await db.query(text)).rows, pid: await backend(db) }));
   t.not(next.pid, failedOn, "that connection was dropped at the end of its request");
   t.same(next.rows, [{ a: 1, b: 2, c: 3 }], "and the next request reads the view as it is");
+});
+
+t.test("statements that handler SQL deallocated cost no request", async (t) => {
+  const { request } = await onePool(t);
+  const text = `SELECT count(*)::int AS n FROM "task"`;
+  const expected = await request((db) => db.query(text));
+  await request((db) => db.query(text));
+  const names = async (db: CallerDb) =>
+    (
+      await db.query<{ name: string }>(
+        `SELECT name FROM pg_catalog.pg_prepared_statements ORDER BY 1 /* ${++probe} */`,
+      )
+    ).rows.map((r) => r.name);
+  const held = await request(names);
+  t.equal(held.filter((n) => n.startsWith("api_open_")).length, 1, "the opening statement is held");
+  t.equal(held.filter((n) => n.startsWith("req_db_")).length, 1, "and the handler's text");
+
+  // Only the handler's text: the next request's first query finds it gone.
+  const first = await request(async (db) => {
+    const name = (await names(db)).find((n) => n.startsWith("req_db_"));
+    await db.query(`DEALLOCATE "${name}"`);
+    return backend(db);
+  });
+  const second = await request(async (db) => ({ rows: (await db.query(text)).rows, pid: await backend(db) }));
+  t.same(second.rows, expected.rows, "the first query runs again (26000), on a fresh transaction");
+  t.not(second.pid, first, "on another connection: the one that lost it was dropped");
+
+  // Everything, the opening statement too: the next request's opening finds it gone.
+  await request((db) => db.query(text));
+  const third = await request(async (db) => {
+    await db.query("DEALLOCATE ALL");
+    return backend(db);
+  });
+  const fourth = await request(async (db) => ({ rows: (await db.query(text)).rows, pid: await backend(db) }));
+  t.same(fourth.rows, expected.rows, "the opening runs again, with its first query");
+  t.not(fourth.pid, third, "on another connection");
+
+  // Later in a transaction the query fails, and its connection is dropped at the end.
+  await request((db) => db.query(text));
+  const failedOn = await request(async (db) => {
+    const pid = await backend(db);
+    const name = (await names(db)).find((n) => n.startsWith("req_db_"));
+    await db.query(`DEALLOCATE "${name}"`);
+    await t.rejects(db.query(text), { code: "26000" }, "later in a transaction it fails");
+    return pid;
+  });
+  t.not(await request(backend), failedOn, "that connection was dropped at the end of its request");
 });
