@@ -144,32 +144,34 @@ t.test("statements that handler SQL deallocated cost no request", async (t) => {
   t.equal(held.filter((n) => n.startsWith("api_open_")).length, 1, "the opening statement is held");
   t.equal(held.filter((n) => n.startsWith("req_db_")).length, 1, "and the handler's text");
 
-  // Only the handler's text: the next request's first query finds it gone.
-  const first = await request(async (db) => {
+  // The handler's text alone (the next request's first query finds it gone), then everything,
+  // the opening statement too (the next request's opening finds it gone).
+  const dropText = async (db: CallerDb) => {
     const name = (await names(db)).find((n) => n.startsWith("req_db_"));
     await db.query(`DEALLOCATE "${name}"`);
-    return backend(db);
-  });
-  const second = await request(async (db) => ({ rows: (await db.query(text)).rows, pid: await backend(db) }));
-  t.same(second.rows, expected.rows, "the first query runs again (26000), on a fresh transaction");
-  t.not(second.pid, first, "on another connection: the one that lost it was dropped");
-
-  // Everything, the opening statement too: the next request's opening finds it gone.
-  await request((db) => db.query(text));
-  const third = await request(async (db) => {
+  };
+  const dropAll = async (db: CallerDb) => {
     await db.query("DEALLOCATE ALL");
-    return backend(db);
-  });
-  const fourth = await request(async (db) => ({ rows: (await db.query(text)).rows, pid: await backend(db) }));
-  t.same(fourth.rows, expected.rows, "the opening runs again, with its first query");
-  t.not(fourth.pid, third, "on another connection");
+  };
+  for (const [what, drop] of [
+    ["the first query runs again (26000), on a fresh transaction", dropText],
+    ["the opening runs again, with its first query", dropAll],
+  ] as const) {
+    await request((db) => db.query(text));
+    const lostOn = await request(async (db) => {
+      await drop(db);
+      return backend(db);
+    });
+    const next = await request(async (db) => ({ rows: (await db.query(text)).rows, pid: await backend(db) }));
+    t.same(next.rows, expected.rows, what);
+    t.not(next.pid, lostOn, "on another connection: the one that lost it was dropped");
+  }
 
   // Later in a transaction the query fails, and its connection is dropped at the end.
   await request((db) => db.query(text));
   const failedOn = await request(async (db) => {
     const pid = await backend(db);
-    const name = (await names(db)).find((n) => n.startsWith("req_db_"));
-    await db.query(`DEALLOCATE "${name}"`);
+    await dropText(db);
     await t.rejects(db.query(text), { code: "26000" }, "later in a transaction it fails");
     return pid;
   });
