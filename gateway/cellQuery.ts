@@ -7,6 +7,7 @@
 // connections: 31 against 25 µs of Node CPU a call (docs/performance.md "Node side").
 
 import type pg from "pg";
+import { heldText, markSubmitted } from "./namedStatements.ts";
 
 /** A statement whose answer is one text cell; `pool.query` runs it as a CellQuery (pool.ts). */
 export type CellStatement = pg.QueryArrayConfig<(string | null)[]> & { readonly cell: true };
@@ -24,12 +25,6 @@ export function isCellStatement(value: unknown): value is CellStatement {
 }
 
 type Callback = (error: Error | null, result?: pg.QueryArrayResult) => void;
-
-/** node-postgres's bookkeeping of the named statements a connection holds or has been sent. */
-interface Prepared {
-  parsedStatements: Record<string, string>;
-  submittedNamedStatements: Record<string, string>;
-}
 
 /**
  * One run of a CellStatement, submitted with `client.query(new CellQuery(statement), callback)`.
@@ -49,20 +44,15 @@ export class CellQuery implements pg.Submittable {
   }
 
   submit(connection: pg.Connection): Error | null {
-    const held = connection as unknown as Prepared;
     const name = this.name;
-    // The text this connection holds (or has been sent) under the name; none for an unnamed one.
-    const previous = name ? (held.parsedStatements[name] ?? held.submittedNamedStatements[name]) : undefined;
-    // pg.Query's rule: a name stands for one text on a connection.
-    if (previous !== undefined && previous !== this.text) {
-      return new Error(`Prepared statements must be unique - '${name}' was used for a different statement`);
-    }
+    const previous = heldText(connection, name, this.text);
+    if (previous instanceof Error) return previous;
     const stream = connection.stream as { cork?: () => void; uncork?: () => void };
     stream.cork?.();
     try {
       if (previous === undefined) {
         connection.parse({ name: name ?? "", text: this.text, types: [] }, true);
-        if (name) held.submittedNamedStatements[name] = this.text;
+        if (name) markSubmitted(connection, name, this.text);
       }
       // No Describe: the answer's one column is known, so the server sends no RowDescription.
       // The values are strings or NULL, which Bind cannot fail to write.

@@ -7,7 +7,7 @@ import { CellQuery, isCellStatement } from "./cellQuery.ts";
 import { OPS_DEFAULTS } from "./config.ts";
 import {
   brokeConnection,
-  MISSING_STATEMENT,
+  isMissingStatement,
   markConnectionFailures,
   noteQueryError,
 } from "./ops/connectionFailures.ts";
@@ -64,9 +64,7 @@ export function keepClientsOnStatementErrors(pool: pg.Pool): pg.Pool {
     // A named statement the connection no longer held (brokeConnection: the client is dropped)
     // never ran: it runs once more, on another connection.
     return attempt.catch((error: unknown) =>
-      (error as { code?: unknown } | null)?.code === MISSING_STATEMENT
-        ? queryOnce(pool, args)
-        : Promise.reject(error),
+      isMissingStatement(error) ? queryOnce(pool, args) : Promise.reject(error),
     );
   };
   (pool as unknown as { query: AnyQuery }).query = replaced;

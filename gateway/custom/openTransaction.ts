@@ -15,14 +15,9 @@
 // connection anyway.
 
 import type pg from "pg";
+import { forgetSubmitted, heldText, markSubmitted } from "../namedStatements.ts";
 
 type Done = (error: Error | null) => void;
-
-/** node-postgres's bookkeeping of the named statements a connection holds or has been sent. */
-interface Prepared {
-  parsedStatements: Record<string, string>;
-  submittedNamedStatements: Record<string, string>;
-}
 
 /** The context statement: its text and values, and its name when it is to be kept prepared. */
 export interface ContextStatement {
@@ -87,13 +82,9 @@ export class OpenTransaction implements pg.Submittable {
 
   submit(connection: pg.Connection): Error | null {
     const { name = "", text, values } = this.context;
-    const held = connection as unknown as Prepared;
-    // The text this connection holds (or has been sent) under the name; none for an unnamed one.
-    const previous = name ? (held.parsedStatements[name] ?? held.submittedNamedStatements[name]) : undefined;
-    // Refused before anything is written (node-postgres then calls handleError): pg.Query's rule.
-    if (previous !== undefined && previous !== text) {
-      return new Error(`Prepared statements must be unique - '${name}' was used for a different statement`);
-    }
+    // Refused before anything is written (node-postgres then calls handleError).
+    const previous = heldText(connection, name, text);
+    if (previous instanceof Error) return previous;
     const stream = connection.stream as { cork?: () => void; uncork?: () => void };
     // Corked: every message and the Sync leave in one write.
     stream.cork?.();
@@ -103,7 +94,7 @@ export class OpenTransaction implements pg.Submittable {
       connection.execute({}, true);
       if (previous === undefined) {
         connection.parse({ name, text, types: [] }, true);
-        if (name) held.submittedNamedStatements[name] = text;
+        if (name) markSubmitted(connection, name, text);
         this.parsedContext = true;
       }
       connection.bind({ statement: name, values }, true);
@@ -159,10 +150,9 @@ export class OpenTransaction implements pg.Submittable {
       this.settle(error);
       // Parses written but skipped: the connection must not believe them pending. (node-postgres
       // clears the context statement's itself when the error is that statement's.)
-      const pending = (connection as unknown as Prepared).submittedNamedStatements;
-      if (this.first?.name) delete pending[this.first.name];
+      if (this.first?.name) forgetSubmitted(connection, this.first.name);
       if (this.openingReplies === 2 && this.parsedContext && this.context.name)
-        delete pending[this.context.name];
+        forgetSubmitted(connection, this.context.name);
     }
     this.failFirst(error, connection);
   }

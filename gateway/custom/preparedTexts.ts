@@ -9,7 +9,7 @@
 // never share one.
 
 import { createHash } from "node:crypto";
-import { MISSING_STATEMENT } from "../ops/connectionFailures.ts";
+import { isMissingStatement } from "../ops/connectionFailures.ts";
 
 const PER_CONNECTION = 100;
 /** Texts remembered process-wide (seen once: no name yet); forgotten all at once when full. */
@@ -52,8 +52,8 @@ export function preparedName(connection: object, text: string): string | undefin
  *   bookkeeping here (and node-postgres's) still believes it held.
  */
 export function isLostStatement(error: unknown): boolean {
+  if (isMissingStatement(error)) return true;
   const e = error as { code?: unknown; message?: unknown } | null;
-  if (e?.code === MISSING_STATEMENT) return true;
   return (
     e?.code === "0A000" &&
     typeof e.message === "string" &&

@@ -34,8 +34,14 @@ function classify(error: unknown, connecting: boolean): void {
   if (connecting || PG_CONNECTION_FAILURE.test(String((error as Error).message))) failures.add(error);
 }
 
-/** SQLSTATE invalid_sql_statement_name: "prepared statement ... does not exist". */
-export const MISSING_STATEMENT = "26000";
+/**
+ * SQLSTATE 26000, "prepared statement ... does not exist": a named statement node-postgres (and
+ * req.db's bookkeeping) believes the connection holds is gone, because handler SQL ran DEALLOCATE
+ * on this pooled connection. Nothing of the statement ran.
+ */
+export function isMissingStatement(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "26000";
+}
 
 type AnyFn = (...args: unknown[]) => unknown;
 const WRAPPED = Symbol("connectionFailures");
@@ -76,10 +82,9 @@ export function brokeConnection(error: unknown): boolean {
   if (typeof code !== "string") return true;
   // A socket's errno name (ECONNRESET, EPIPE, ...).
   if (/^E[A-Z]+$/.test(code)) return true;
-  // 26000: a named statement node-postgres believes the connection holds is gone (handler SQL ran
-  // DEALLOCATE on this pooled connection). Its bookkeeping no longer matches the server's, so
-  // every statement it believes held would fail there: the connection is done for.
-  if (code === MISSING_STATEMENT) return true;
+  // The bookkeeping of the connection's statements no longer matches the server's, so every
+  // statement it believes held would fail there: the connection is done for.
+  if (isMissingStatement(error)) return true;
   // Class 08 (connection exception); 57P01-57P05: the server ended the session (terminated,
   // shutting down, cannot connect now, idle timeouts).
   return code.startsWith("08") || code.startsWith("57P");

@@ -199,6 +199,8 @@ DECLARE
   victim text;
   mode text;
   result json;
+  -- The statement's plan instead of its answer (a planned total).
+  prefix text := CASE WHEN explain THEN 'EXPLAIN (FORMAT JSON) ' ELSE '' END;
 BEGIN
   SELECT s.statement INTO held FROM pg_prepared_statements AS s WHERE s.name = statement_name;
   IF held IS DISTINCT FROM command AND length(command) <= 16384 THEN
@@ -219,15 +221,14 @@ BEGIN
     held := command;
   END IF;
   IF held IS DISTINCT FROM command THEN
-    EXECUTE CASE WHEN explain THEN 'EXPLAIN (FORMAT JSON) ' ELSE '' END || query INTO result
-      USING params, ctx, vals, cursor_keys, total, count_mode;
+    EXECUTE prefix || query INTO result USING params, ctx, vals, cursor_keys, total, count_mode;
     RETURN result;
   END IF;
   -- Local to this call: the function's own SET puts auto back when it returns.
   mode := set_config('plan_cache_mode',
     CASE WHEN COALESCE(cardinality(vals), 0) = 0 THEN 'force_generic_plan' ELSE 'auto' END, true);
-  EXECUTE format(CASE WHEN explain THEN 'EXPLAIN (FORMAT JSON) ' ELSE '' END || 'EXECUTE %I(%L, %L, %L, %L, %L, %L)',
-    statement_name, params, ctx, vals, cursor_keys, total, count_mode) INTO result;
+  EXECUTE format(prefix || 'EXECUTE %I(%L, %L, %L, %L, %L, %L)', statement_name, params, ctx, vals,
+    cursor_keys, total, count_mode) INTO result;
   RETURN result;
 END
 $fn$;
