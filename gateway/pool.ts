@@ -58,14 +58,7 @@ export function keepClientsOnStatementErrors(pool: pg.Pool): pg.Pool {
   const original = pool.query.bind(pool) as AnyQuery;
   const replaced: AnyQuery = (...args) => {
     if (args.some((a) => typeof a === "function")) return original(...args);
-    const attempt = queryOnce(pool, args);
-    const [config] = args;
-    if (!isCellStatement(config) || !config.name) return attempt;
-    // A named statement the connection no longer held (brokeConnection: the client is dropped)
-    // never ran: it runs once more, on another connection.
-    return attempt.catch((error: unknown) =>
-      isMissingStatement(error) ? queryOnce(pool, args) : Promise.reject(error),
-    );
+    return queryOnce(pool, args, true);
   };
   (pool as unknown as { query: AnyQuery }).query = replaced;
   return pool;
@@ -78,7 +71,7 @@ export function keepClientsOnStatementErrors(pool: pg.Pool): pg.Pool {
  * ran a migration, and every answer text was promoted with it (gateway/v8Flags.ts has the figures;
  * the serving commands also turn pretenuring off).
  */
-function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
+function queryOnce(pool: pg.Pool, args: unknown[], mayRetry: boolean): Promise<unknown> {
   return new Promise((resolve, reject) => {
     pool.connect((connectError, client, release) => {
       if (connectError || !client) {
@@ -98,9 +91,16 @@ function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
         // A CellStatement runs as a CellQuery, a new one per attempt (cellQuery.ts).
         const [config, ...rest] = args;
         const submitted = isCellStatement(config) ? new CellQuery(config) : config;
-        (client.query as AnyQuery)(submitted, ...rest, (error: unknown, result?: unknown) =>
-          settleQuery(error, result, release, resolve, reject),
-        );
+        (client.query as AnyQuery)(submitted, ...rest, (error: unknown, result?: unknown) => {
+          // A named statement the connection no longer held never ran: it runs once more, on
+          // another connection (brokeConnection drops this one).
+          if (mayRetry && submitted instanceof CellQuery && submitted.name && isMissingStatement(error)) {
+            release(error as Error);
+            queryOnce(pool, args, false).then(resolve, reject);
+            return;
+          }
+          settleQuery(error, result, release, resolve, reject);
+        });
       } catch (error) {
         settleQuery(error, undefined, release, resolve, reject);
       }
