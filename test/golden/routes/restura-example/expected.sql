@@ -808,7 +808,6 @@ AS $fn$
 DECLARE
   "_api_ctx_set" text[];
   _api_row json;
-  _api_count bigint;
   _api_k0 bigint;
 BEGIN
   "_api_ctx_set" := ARRAY[pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
@@ -820,17 +819,12 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
   BEGIN
-    SELECT count(*), (array_agg(_api_s.k0))[1] INTO _api_count, _api_k0 FROM (
-      SELECT "user"."id" AS k0
-      FROM "public"."user" AS "user"
-      WHERE "user"."id" = ($2->>'userId')::bigint
-      LIMIT 2
-      FOR UPDATE OF "user"
-    ) AS _api_s;
-    IF _api_count = 0 THEN
+    SELECT "user"."id" INTO _api_k0
+    FROM "public"."user" AS "user"
+    WHERE "user"."id" = ($2->>'userId')::bigint
+    FOR UPDATE OF "user";
+    IF NOT FOUND THEN
       RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
-    ELSIF _api_count > 1 THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0409', MESSAGE = 'More than one user matches the request';
     END IF;
     UPDATE "public"."user" AS "user"
     SET "firstName" = CASE WHEN $1 ? 'firstName' THEN ($1->>'firstName') ELSE "user"."firstName" END,
