@@ -342,11 +342,17 @@ export class RealtimeHub {
       },
     );
     this.#listener = listener;
+    // pg-listen says "connected" before the first LISTEN has run (after reconnects, once it has
+    // listened again): a NOTIFY sent in between would be missed until the next poll. So the
+    // reader is woken once LISTEN has taken effect, for whatever was written before.
+    let listened = false;
+    const listeningNow = () => {
+      this.#listening = true;
+      this.wake();
+    };
     listener.notifications.on(CHANNEL, () => this.wake());
     listener.events.on("connected", () => {
-      this.#listening = true;
-      // Whatever was written while the connection was down.
-      this.wake();
+      if (listened) listeningNow();
     });
     listener.events.on("reconnect", () => {
       this.#listening = false;
@@ -357,6 +363,10 @@ export class RealtimeHub {
     listener
       .connect()
       .then(() => listener.listenTo(CHANNEL))
+      .then(() => {
+        listened = true;
+        listeningNow();
+      })
       .catch((error: unknown) => {
         // The first connection is not retried by pg-listen: the next poll makes a new one.
         this.options.log.warn(
