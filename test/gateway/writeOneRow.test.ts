@@ -5,7 +5,7 @@
 // change an arbitrary row of several: the 409s below fail then.
 
 import t from "tap";
-import { column, id, scratchApp, table } from "../harness/app.ts";
+import { column, id, scratchApp, standardRoute, table, uniqueIndex } from "../harness/app.ts";
 import { type Claims, testGatewayForApp } from "../harness/gateway.ts";
 
 const param = (name: string, type: string, required = true) => ({
@@ -14,22 +14,12 @@ const param = (name: string, type: string, required = true) => ({
   validator: [{ type: "TYPE_CHECK", value: type }],
 });
 
-const route = (method: string, path: string, where: unknown[], request: unknown[]) => ({
-  name: `${method} ${path}`,
-  description: "",
-  method,
-  path,
-  type: "ONE",
-  table: "note",
-  roles: ["admin"],
-  scopes: [],
-  joins: [],
-  where,
-  request,
-  assignments: [],
-  response:
-    method === "DELETE" ? [] : ["id", "title", "label"].map((c) => ({ name: c, selector: `note.${c}` })),
-});
+const route = (method: string, path: string, where: unknown[], request: unknown[]) =>
+  standardRoute(method, path, "note", method === "DELETE" ? [] : ["id", "title", "label"], {
+    roles: ["admin"],
+    where,
+    request,
+  });
 
 const byTitle = [
   { tableName: "note", columnName: "groupId", operator: "=", value: "#groupId" },
@@ -48,15 +38,7 @@ const schema = {
         column("label", "TEXT"),
       ],
       {
-        indexes: [
-          {
-            name: "note_groupId_title_unique_index",
-            columns: ["groupId", "title"],
-            isUnique: true,
-            isPrimaryKey: false,
-            order: "ASC",
-          },
-        ],
+        indexes: [uniqueIndex("note", ["groupId", "title"])],
       },
     ),
   ],

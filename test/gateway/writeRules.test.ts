@@ -5,7 +5,7 @@
 // assigned from the token.
 
 import t from "tap";
-import { column, id, scratchApp, table } from "../harness/app.ts";
+import { column, id, scratchApp, standardRoute, table, uniqueIndex } from "../harness/app.ts";
 import { type Claims, type TestGateway, testGatewayForApp } from "../harness/gateway.ts";
 
 const param = (name: string, type: string, extra: Record<string, unknown> = {}) => ({
@@ -32,23 +32,17 @@ const fromParams = [
   { name: "ownerId", value: "$owner" },
 ];
 
-const route = (method: string, path: string, extra: Record<string, unknown>) => ({
-  name: `${method} ${path}`,
-  description: "",
-  method,
-  path,
-  type: "ONE",
-  table: "note",
-  roles: ["admin", "member"],
-  scopes: [],
-  joins: [],
-  where: [],
-  response: ["id", "title", "heading", "summary", "label", "priority", "secret", "ownerId"].map((c) => ({
-    name: c,
-    selector: `note.${c}`,
-  })),
-  ...extra,
-});
+const route = (method: string, path: string, extra: Record<string, unknown>) =>
+  standardRoute(
+    method,
+    path,
+    "note",
+    ["id", "title", "heading", "summary", "label", "priority", "secret", "ownerId"],
+    {
+      roles: ["admin", "member"],
+      ...extra,
+    },
+  );
 const byId = {
   request: [param("id", "number", { required: true }), param("title", "string"), ...bodyParams],
   where: [{ tableName: "note", columnName: "id", operator: "=", value: "$id" }],
@@ -57,15 +51,7 @@ const byId = {
 const schema = {
   database: [
     table("owner", [id(), column("groupId", "BIGINT")], {
-      indexes: [
-        {
-          name: "owner_id_groupId_unique_index",
-          columns: ["id", "groupId"],
-          isUnique: true,
-          isPrimaryKey: false,
-          order: "ASC",
-        },
-      ],
+      indexes: [uniqueIndex("owner", ["id", "groupId"])],
     }),
     table(
       "note",
@@ -82,15 +68,7 @@ const schema = {
       ],
       {
         checkConstraints: [{ name: "note_priority_range_check", check: '"priority" BETWEEN 1 AND 10' }],
-        indexes: [
-          {
-            name: "note_groupId_title_unique_index",
-            columns: ["groupId", "title"],
-            isUnique: true,
-            isPrimaryKey: false,
-            order: "ASC",
-          },
-        ],
+        indexes: [uniqueIndex("note", ["groupId", "title"])],
         foreignKeys: [
           {
             name: "note_owner_fk",

@@ -4,7 +4,7 @@
 // per mapped SQLSTATE, atomicity and concurrent updates of the same row.
 
 import t from "tap";
-import { column, id, scratchApp, table } from "../harness/app.ts";
+import { column, id, scratchApp, standardRoute, table } from "../harness/app.ts";
 import { type Claims, type TestGateway, testGateway, testGatewayForApp } from "../harness/gateway.ts";
 import { caller, JSON_CONTENT_TYPE } from "./helpers.ts";
 
@@ -380,26 +380,8 @@ const param = (name: string, type: string, extra: Record<string, unknown> = {}) 
   validator: [{ type: "TYPE_CHECK", value: type }],
   ...extra,
 });
-const writeRoute = (method: string, path: string, extra: Record<string, unknown>) => ({
-  name: `${method} ${path}`,
-  description: "",
-  method,
-  path,
-  type: "ONE",
-  table: "item",
-  roles: [],
-  scopes: [],
-  request: [],
-  joins: [],
-  where: [],
-  assignments: [],
-  response: [
-    { name: "id", selector: "item.id" },
-    { name: "name", selector: "item.name" },
-    { name: "secret", selector: "item.secret" },
-  ],
-  ...extra,
-});
+const writeRoute = (method: string, path: string, extra: Record<string, unknown>) =>
+  standardRoute(method, path, "item", ["id", "name", "secret"], extra);
 const byId = [{ tableName: "item", columnName: "id", operator: "=", value: "$id" }];
 const byName = [{ tableName: "item", columnName: "name", operator: "=", value: "$name" }];
 

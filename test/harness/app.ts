@@ -87,3 +87,36 @@ export function table(name: string, columns: ColumnJson[], extra: Record<string,
 }
 
 export const id = () => column("id", "BIGSERIAL", { isPrimary: true, hasAutoIncrement: true });
+
+/** A unique index as a schema's `indexes` entry, named as the schema tools name them. */
+export const uniqueIndex = (table: string, columns: string[]) => ({
+  name: `${table}_${columns.join("_")}_unique_index`,
+  columns,
+  isUnique: true,
+  isPrimaryKey: false,
+  order: "ASC",
+});
+
+/** A standard route on `table` as schema JSON (ONE unless `extra` says), answering `response`: column names of the table. */
+export const standardRoute = (
+  method: string,
+  path: string,
+  table: string,
+  response: string[],
+  extra: Record<string, unknown> = {},
+) => ({
+  name: `${method} ${path}`,
+  description: "",
+  method,
+  path,
+  type: "ONE",
+  table,
+  roles: [],
+  scopes: [],
+  request: [],
+  joins: [],
+  where: [],
+  assignments: [],
+  response: response.map((c) => ({ name: c, selector: `${table}.${c}` })),
+  ...extra,
+});

@@ -9,7 +9,7 @@ import pg from "pg";
 import { migrate as libraryMigrate } from "postgres-migrations";
 import t from "tap";
 import { migrateApp } from "../../db/migrate.ts";
-import { column, id, scratchApp, table } from "../harness/app.ts";
+import { column, id, scratchApp, standardRoute, table } from "../harness/app.ts";
 import { connect, serverUrl, testDatabase } from "../harness/db.ts";
 import { type TestGateway, testGatewayForApp } from "../harness/gateway.ts";
 import { during, type Sent, type Step, startLoad } from "./load.ts";
@@ -30,24 +30,9 @@ const extras = (k: number) => Array.from({ length: k }, (_, i) => `extra${i + 1}
  * where condition that Postgres rejects when the route function is created.
  */
 function appSchema(k: number, { broken = false } = {}) {
-  const response = ["id", "title", ...extras(k)].map((c) => ({ name: c, selector: `item.${c}` }));
   const byId = { tableName: "item", columnName: "id", operator: "=", value: "$id" };
-  const route = (method: string, routePath: string, type: string, extra: Record<string, unknown>) => ({
-    name: `${method} ${routePath}`,
-    description: "",
-    method,
-    path: routePath,
-    type,
-    table: "item",
-    roles: [],
-    scopes: [],
-    request: [],
-    joins: [],
-    where: [],
-    assignments: [],
-    response,
-    ...extra,
-  });
+  const route = (method: string, routePath: string, type: string, extra: Record<string, unknown>) =>
+    standardRoute(method, routePath, "item", ["id", "title", ...extras(k)], { type, ...extra });
   const idParam = param("id", "number", { required: true });
   return {
     database: [
