@@ -94,7 +94,6 @@ export class RealtimeHub {
   #stopped = false;
   readonly #live = new Set<Subscription>();
   #listener: PgSubscriber | undefined;
-  #listening = false;
   #poll: NodeJS.Timeout | undefined;
   #lastPrune = 0;
   #pruneTimer: NodeJS.Timeout | undefined;
@@ -346,16 +345,9 @@ export class RealtimeHub {
     // listened again): a NOTIFY sent in between would be missed until the next poll. So the
     // reader is woken once LISTEN has taken effect, for whatever was written before.
     let listened = false;
-    const listeningNow = () => {
-      this.#listening = true;
-      this.wake();
-    };
     listener.notifications.on(CHANNEL, () => this.wake());
     listener.events.on("connected", () => {
-      if (listened) listeningNow();
-    });
-    listener.events.on("reconnect", () => {
-      this.#listening = false;
+      if (listened) this.wake();
     });
     listener.events.on("error", (error: Error) => {
       this.options.log.warn({ err: error }, "realtime: LISTEN connection failed; reconnecting");
@@ -365,7 +357,7 @@ export class RealtimeHub {
       .then(() => listener.listenTo(CHANNEL))
       .then(() => {
         listened = true;
-        listeningNow();
+        this.wake();
       })
       .catch((error: unknown) => {
         // The first connection is not retried by pg-listen: the next poll makes a new one.
@@ -376,10 +368,6 @@ export class RealtimeHub {
         if (this.#listener === listener) this.#listener = undefined;
         void listener.close().catch(() => {});
       });
-  }
-
-  get listening(): boolean {
-    return this.#listening;
   }
 
   #maybePrune(): void {

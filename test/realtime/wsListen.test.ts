@@ -18,9 +18,14 @@ async function listenDelayingRelay(t: Test, dbUrl: string, holdMs: number) {
     upstream.pipe(downstream);
     downstream.on("data", (chunk: Buffer) => {
       // A simple-protocol Query message: 'Q', its length, the text.
+      // Reading stops meanwhile, so nothing sent after it overtakes it.
       if (chunk[0] === 0x51 && chunk.includes("LISTEN ")) {
         held++;
-        setTimeout(() => upstream.write(chunk), holdMs);
+        downstream.pause();
+        setTimeout(() => {
+          upstream.write(chunk);
+          downstream.resume();
+        }, holdMs);
       } else upstream.write(chunk);
     });
     const close = () => {

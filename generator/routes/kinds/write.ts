@@ -121,12 +121,18 @@ function keyMatch(alias: string, table: Table): Sql {
  * that at most one row can match (unique.ts), the row is read straight into them and nothing
  * counts: one aggregate fewer per write.
  */
-function lockOne(route: StandardRoute, q: CompiledQuery, table: Table, indent: string): Sql[] {
+function lockOne(
+  route: StandardRoute,
+  q: CompiledQuery,
+  table: Table,
+  indent: string,
+  single: boolean,
+): Sql[] {
   const inner = `${indent}  `;
   const keys = keyVars(table);
   const base = q.scope.base.name;
   const notFound = raise(SQLSTATE.notFound, notFoundMessage(route.table));
-  if (returnsAtMostOneRow(route, q.scope)) {
+  if (single) {
     const lines: Sql[] = [
       sql`SELECT ${join(keys.map((k) => ident(base, k.column)))} INTO ${join(keys.map((k) => k.variable))}`,
       sql`FROM ${q.from}`,
@@ -150,9 +156,7 @@ function lockOne(route: StandardRoute, q: CompiledQuery, table: Table, indent: s
 }
 
 /** lockOne's row count, where it needs one. */
-function countDeclaration(route: StandardRoute, scope: CompiledQuery["scope"]): Sql[] {
-  return returnsAtMostOneRow(route, scope) ? [] : [sql`_api_count bigint;`];
-}
+const countDeclaration = (single: boolean): Sql[] => (single ? [] : [sql`_api_count bigint;`]);
 
 /** The written row in the route's response shape, by primary key; `{"data": null}` when a join hides it. */
 function readBack(q: CompiledQuery, table: Table, indent: string): Sql[] {
@@ -212,9 +216,11 @@ export const post: Kind = (route, compile) => {
 
 /** PUT / PATCH: lock the one row the where selects, UPDATE it by primary key, read it back. */
 export const update: Kind = (route, compile) => {
-  const table = compile("").scope.base.table;
+  const { scope } = compile("");
+  const table = scope.base.table;
+  const single = returnsAtMostOneRow(route, scope);
   return {
-    declare: [sql`_api_row json;`, ...countDeclaration(route, compile("").scope), ...keyDeclarations(table)],
+    declare: [sql`_api_row json;`, ...countDeclaration(single), ...keyDeclarations(table)],
     statements: (indent) => {
       const q = compile(`${indent}  `);
       const sets: Sql[] = [];
@@ -232,7 +238,7 @@ export const update: Kind = (route, compile) => {
       }
       const out = [
         ...columnChecks(q.scope.model.routeOf(route).writes, indent),
-        ...lockOne(route, q, table, indent),
+        ...lockOne(route, q, table, indent, single),
       ];
       if (sets.length > 0) {
         out.push(
@@ -246,14 +252,16 @@ export const update: Kind = (route, compile) => {
 
 /** DELETE: ONE deletes exactly one row (A0404 / A0409 otherwise), ARRAY every match. `{"data": true}`. */
 export const remove: Kind = (route, compile): KindBody => {
-  const table = compile("").scope.base.table;
+  const { scope } = compile("");
+  const table = scope.base.table;
   if (route.type === "ONE") {
+    const single = returnsAtMostOneRow(route, scope);
     return {
-      declare: [...countDeclaration(route, compile("").scope), ...keyDeclarations(table)],
+      declare: [...countDeclaration(single), ...keyDeclarations(table)],
       statements: (indent) => {
         const q = compile(`${indent}  `);
         return [
-          ...lockOne(route, q, table, indent),
+          ...lockOne(route, q, table, indent, single),
           sql`DELETE FROM ${tableRef(table.name)} AS ${ident(route.table)} WHERE ${keyMatch(route.table, table)};`,
           sql`RETURN json_build_object('data', true);`,
         ];
