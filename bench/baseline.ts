@@ -115,16 +115,15 @@ if (process.env.BENCH_APP === "restura") {
     const { companyId } = caller(req.headers.authorization);
     const perPage = Number(req.query.perPage ?? 10);
     const offset = (Number(req.query.page ?? 1) - 1) * perPage;
-    // The one filter shape the bench sends: (status,eq,<status>), by name descending.
+    // The filter shape the bench sends, (status,eq,<status>), in the route's order or by name
+    // descending.
     const status = /^\(status,eq,([a-z_]+)\)$/.exec(req.query.filter ?? "")?.[1];
-    return status === undefined
-      ? answer(reply, "projects", EXAMPLE.projectsPage, [companyId, perPage, offset])
-      : answer(reply, "projects-status", EXAMPLE.projectsByStatusNameDesc, [
-          companyId,
-          perPage,
-          offset,
-          status,
-        ]);
+    if (status === undefined)
+      return answer(reply, "projects", EXAMPLE.projectsPage, [companyId, perPage, offset]);
+    const values = [companyId, perPage, offset, status];
+    return req.query.sortBy === "name"
+      ? answer(reply, "projects-status", EXAMPLE.projectsByStatusNameDesc, values)
+      : answer(reply, "projects-status-id", EXAMPLE.projectsByStatus, values);
   });
   interface TaskBody {
     projectId: number;

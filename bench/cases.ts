@@ -152,6 +152,17 @@ export function cases(deletesPerRun: number): Case[] {
     },
     {
       app: "example",
+      name: "PAGED filter, own order (GET /project?filter=(status,eq,active))",
+      path: "/api/v1/project?filter=(status,eq,active)&perPage=5&page=2",
+      ceiling: {
+        route: "GET /api/v1/project",
+        params: { page: 2, perPage: 5, filter: { column: "status", op: "eq", value: "active" } },
+        sql: EXAMPLE.projectsByStatus,
+        values: [1, 5, 5, "active"],
+      },
+    },
+    {
+      app: "example",
       name: "PAGED filter + sort (GET /project?filter=(status,eq,active)&sortBy=name&sortOrder=DESC)",
       path: "/api/v1/project?filter=(status,eq,active)&sortBy=name&sortOrder=DESC&perPage=5&page=2",
       ceiling: {

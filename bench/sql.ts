@@ -31,6 +31,7 @@ WHERE t."id" = $1 AND t."companyId" = $2`,
   // $1 company, $2 perPage, $3 offset; the admin sees budget.
   projectsPage: projectPage("", `p."id"`),
   // $4 status; sorted by name descending.
+  projectsByStatus: projectPage(`AND p."status" = $4`, `p."id"`),
   projectsByStatusNameDesc: projectPage(`AND p."status" = $4`, `p."name" DESC, p."id" DESC`),
 
   // $1 company, $2 user, $3 project, $4 title, $5 priority, $6 estimate.

@@ -121,6 +121,16 @@ const cases: PlanCase[] = [
     values: [1, 5, 5],
   },
   {
+    // One condition and the route's own order: an index on the condition's column must be usable
+    // (a statement that cannot use one read every project of the company to return a few).
+    name: "GET /api/v1/project filter by id",
+    route: "GET /api/v1/project",
+    params: { filter: { column: "id", op: "eq", value: "1050" } },
+    ctx: MEMBER,
+    sql: projectPage(`AND p."id" = 1050`, `p."id"`),
+    values: [1, 10, 0],
+  },
+  {
     name: "GET /api/v1/project/:id",
     route: "GET /api/v1/project/:id",
     params: { id: 1000 },

@@ -150,6 +150,24 @@ const cases: PlanCase[] = [
     values: [20, 20],
   },
   {
+    // One condition and the route's own order: the condition must reach its index (a statement
+    // that cannot use one reads all 10,000 users to return a company's ten).
+    name: "GET /api/v1/user/paged filter by company",
+    route: "GET /api/v1/user/paged",
+    params: { page: 1, perPage: 20, filter: { column: "companyId", op: "eq", value: "235" } },
+    ctx: USER,
+    sql: userPage(`AND u."companyId" = 235`, `u."id"`),
+    values: [20, 0],
+  },
+  {
+    name: "GET /api/v1/user/paged filter by id",
+    route: "GET /api/v1/user/paged",
+    params: { page: 1, perPage: 20, filter: { column: "id", op: "eq", value: "235" } },
+    ctx: USER,
+    sql: userPage(`AND u."id" = 235`, `u."id"`),
+    values: [20, 0],
+  },
+  {
     name: "GET /api/v1/bench/company/:companyId/users (two-level subquery)",
     route: "GET /api/v1/bench/company/:companyId/users",
     params: { companyId: 235 },

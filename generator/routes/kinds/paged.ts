@@ -20,13 +20,14 @@
 // alone, and a static helper builds the rows for them: the default request and every EXECUTE'd
 // one below then take that form. Otherwise:
 // The default request (no filter, no sortBy, ASC) runs a static query, planned once per
-// connection by plpgsql; so does a filter of one condition on one column with the route's own
-// order (singleFilter). Anything else runs the same query text with the filter and the order
-// spliced in, through `EXECUTE ... USING`: both are built only from generator constants (this
-// file, the compile-time column map), and the client's values are parameters (`$3`). EXECUTE
-// plans on every call. It never runs anything the calling session could define: no prepared
-// statement, no session setting read as SQL, no temporary object (the function's search_path
-// ends with pg_temp, and api_gateway has no TEMPORARY privilege).
+// connection by plpgsql. Anything else (any filter, even of one condition: a static statement
+// for it could not use the condition's index) runs the same query text with the filter and the
+// order spliced in: both are built only from generator constants (this file, the compile-time
+// column map), and the client's values are parameters (`$3`). The text runs through
+// api.execute_cached (helpers.ts), a prepared statement of the connection that it runs only
+// while it holds exactly that text, so nothing the calling session prepared under its name ever
+// runs; no session setting is read as SQL, and no temporary object can shadow a name (the
+// function's search_path ends with pg_temp, and api_gateway has no TEMPORARY privilege).
 //
 // Two more request options take a third query text, also through EXECUTE (extended()):
 // - the total's mode (`$1->>'$count'`, set by the gateway from `Prefer: count=...`, else the
@@ -143,8 +144,6 @@ export const paged: Kind = (route, compile, names) => {
       sql`_api_filtered record;`,
       sql`_api_values text[] := '{}';`,
       sql`_api_query text;`,
-      sql`_api_fsql text;`,
-      sql`_api_fop text;`,
       sql`_api_count text;`,
       sql`_api_total bigint;`,
       sql`_api_plan json;`,
@@ -192,7 +191,6 @@ export const paged: Kind = (route, compile, names) => {
         sql`_api_where := ${literal(q.where ? `(${q.where.toString()})` : "true")};`,
         sql`IF _api_filter IS NOT NULL THEN${nl(i1)}_api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);${nl(i1)}_api_values := _api_filtered.vals;${nl(i1)}_api_where := _api_where || ' AND ' || _api_filtered.clause;${nl(indent)}END IF;`,
         sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
-        ...singleFilter(q, map, indent),
         sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
         sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1)}${nl(indent)}END IF;`,
         ...(key ? [keysFirstStatements(keysFirstPieces(q, key, names.page, i1), indent)] : []),
@@ -203,65 +201,6 @@ export const paged: Kind = (route, compile, names) => {
     },
   };
 };
-
-/**
- * The commonest filtered request, one condition on one column with the route's own order, as a
- * static statement: plpgsql plans it once per connection (EXECUTE would plan it on every call,
- * which costs more than running it). The condition holds one conjunct per filterable column,
- * true unless that column is the one chosen, and then a CASE over the operators with the SQL
- * api.filter_sql would write; the column and operator come from variables, the value from
- * `_api_values` (filled and checked by api.filter_sql just before, exactly as for EXECUTE). A
- * generic plan cannot use an index for that condition, but it keeps the route's where and order
- * on their indexes. JSON-key
- * filters, `and` / `or` / `not`, sortBy and other sort orders take the EXECUTE path.
- */
-function singleFilter(q: CompiledQuery, map: ColumnMap, indent: string): Sql[] {
-  const columns = new Map<string, CastType>();
-  for (const e of map.entries.values()) if (e.filter && e.type) columns.set(e.sql, e.type);
-  if (columns.size === 0) return [];
-  const i1 = `${indent}  `;
-  const i2 = `${i1}  `;
-  const i3 = `${i2}  `;
-  // One conjunct per column, each naming only that column, so that Postgres applies it at that
-  // table's scan (a single CASE naming every column could only run after all the joins). The
-  // column test is a sub-select of variables only: evaluated once per statement, not per row.
-  const conjuncts = [...columns].map(
-    ([expr, type]) => sql`((SELECT _api_fsql <> ${literal(expr)}) OR ${operatorCase(trusted(expr), type)})`,
-  );
-  const condition = sql`(${join(conjuncts, `${nl(`${i3}  `).toString()}AND `)})`;
-  const where = q.where ? sql`(${q.where}) AND ${condition}` : condition;
-  const query = pagedQuery(q, i2, where, orderList(q.order, q.tiebreak, false));
-  return [
-    sql`IF _api_filter IS NOT NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after'${nl(i1)}AND jsonb_typeof(_api_filter) = 'object' AND NOT (_api_filter ?| ARRAY['and', 'or', 'not']) THEN${nl(i1)}_api_entry := _api_columns -> (_api_filter->>'column');${nl(i1)}IF _api_entry IS NOT NULL AND (_api_entry->>'filter')::boolean THEN${nl(i2)}_api_fsql := _api_entry->>'sql';${nl(i2)}_api_fop := _api_filter->>'op';${nl(i2)}RETURN (${query});${nl(i1)}END IF;${nl(indent)}END IF;`,
-  ];
-}
-
-/** api.filter_sql's condition for each operator, on `expr` of `type`, the value in `_api_values`. */
-function operatorCase(expr: Sql, type: CastType): Sql {
-  const text = type === "text";
-  const value = text ? sql`_api_values[1]` : sql`CAST(_api_values[1] AS ${castSql(type)})`;
-  const list = text ? sql`_api_values` : sql`CAST(_api_values AS ${castSql(type)}[])`;
-  const asText = text ? expr : sql`${expr}::text`;
-  const pattern = sql`api.like_literal(_api_values[1])`;
-  const ops: [string, Sql][] = [
-    ["eq", sql`${expr} = ${value}`],
-    ["ne", sql`${expr} <> ${value}`],
-    ["gt", sql`${expr} > ${value}`],
-    ["gte", sql`${expr} >= ${value}`],
-    ["lt", sql`${expr} < ${value}`],
-    ["lte", sql`${expr} <= ${value}`],
-    ["has", sql`${asText} ILIKE '%' || ${pattern} || '%'`],
-    ["sw", sql`${asText} ILIKE ${pattern} || '%'`],
-    ["ew", sql`${asText} ILIKE '%' || ${pattern}`],
-    ["in", sql`${expr} = ANY(${list})`],
-    ["null", sql`${expr} IS NULL`],
-    ["notnull", sql`${expr} IS NOT NULL`],
-  ];
-  return sql`CASE _api_fop ${join(
-    ops.map(([op, cond]) => sql`WHEN ${literal(op)} THEN ${cond}`),
-    " ",
-  )} END`;
-}
 
 function textList(items: readonly string[]): Sql {
   return items.map((i) => literal(i)).reduce((acc, l, n) => (n === 0 ? l : sql`${acc}, ${l}`));

@@ -19,8 +19,6 @@ DECLARE
   _api_filtered record;
   _api_values text[] := '{}';
   _api_query text;
-  _api_fsql text;
-  _api_fop text;
   _api_count text;
   _api_total bigint;
   _api_plan json;
@@ -109,62 +107,6 @@ BEGIN
       _api_entry := _api_columns -> _api_sort_by;
       IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN
         RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = format('column "%s" is not available for sorting', left(_api_sort_by, 200));
-      END IF;
-    END IF;
-    IF _api_filter IS NOT NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after'
-      AND jsonb_typeof(_api_filter) = 'object' AND NOT (_api_filter ?| ARRAY['and', 'or', 'not']) THEN
-      _api_entry := _api_columns -> (_api_filter->>'column');
-      IF _api_entry IS NOT NULL AND (_api_entry->>'filter')::boolean THEN
-        _api_fsql := _api_entry->>'sql';
-        _api_fop := _api_filter->>'op';
-        RETURN (SELECT json_build_object(
-          'data', COALESCE((SELECT json_agg(CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false))
-              THEN json_build_object(
-                'id', "user"."id",
-                'email', "user"."email",
-                'lastLoginOn', "user"."lastLoginOn",
-                'settings', "user"."settings",
-                'companyName', "c"."name",
-                'emailDomain', (split_part("user"."email", '@', 2))
-              )
-              ELSE api.json_concat_objects(ARRAY[
-                json_build_object(
-                  'id', "user"."id",
-                  'email', "user"."email"
-                ),
-                CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN json_build_object(
-                  'lastLoginOn', "user"."lastLoginOn"
-                ) END,
-                json_build_object(
-                  'settings', "user"."settings",
-                  'companyName', "c"."name",
-                  'emailDomain', (split_part("user"."email", '@', 2))
-                )
-              ]::json[])
-            END) FROM (
-            SELECT "user" AS _api_w0, "c" AS _api_w1
-            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
-            WHERE ("user"."companyId" = ($2->>'companyId')::bigint) AND (((SELECT _api_fsql <> '"user"."id"') OR CASE _api_fop WHEN 'eq' THEN "user"."id" = CAST(_api_values[1] AS bigint) WHEN 'ne' THEN "user"."id" <> CAST(_api_values[1] AS bigint) WHEN 'gt' THEN "user"."id" > CAST(_api_values[1] AS bigint) WHEN 'gte' THEN "user"."id" >= CAST(_api_values[1] AS bigint) WHEN 'lt' THEN "user"."id" < CAST(_api_values[1] AS bigint) WHEN 'lte' THEN "user"."id" <= CAST(_api_values[1] AS bigint) WHEN 'has' THEN "user"."id"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."id"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."id"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."id" = ANY(CAST(_api_values AS bigint[])) WHEN 'null' THEN "user"."id" IS NULL WHEN 'notnull' THEN "user"."id" IS NOT NULL END)
-            AND ((SELECT _api_fsql <> '"user"."email"') OR CASE _api_fop WHEN 'eq' THEN "user"."email" = _api_values[1] WHEN 'ne' THEN "user"."email" <> _api_values[1] WHEN 'gt' THEN "user"."email" > _api_values[1] WHEN 'gte' THEN "user"."email" >= _api_values[1] WHEN 'lt' THEN "user"."email" < _api_values[1] WHEN 'lte' THEN "user"."email" <= _api_values[1] WHEN 'has' THEN "user"."email" ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."email" ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."email" ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."email" = ANY(_api_values) WHEN 'null' THEN "user"."email" IS NULL WHEN 'notnull' THEN "user"."email" IS NOT NULL END)
-            AND ((SELECT _api_fsql <> '"user"."lastLoginOn"') OR CASE _api_fop WHEN 'eq' THEN "user"."lastLoginOn" = CAST(_api_values[1] AS timestamptz) WHEN 'ne' THEN "user"."lastLoginOn" <> CAST(_api_values[1] AS timestamptz) WHEN 'gt' THEN "user"."lastLoginOn" > CAST(_api_values[1] AS timestamptz) WHEN 'gte' THEN "user"."lastLoginOn" >= CAST(_api_values[1] AS timestamptz) WHEN 'lt' THEN "user"."lastLoginOn" < CAST(_api_values[1] AS timestamptz) WHEN 'lte' THEN "user"."lastLoginOn" <= CAST(_api_values[1] AS timestamptz) WHEN 'has' THEN "user"."lastLoginOn"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."lastLoginOn"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."lastLoginOn"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."lastLoginOn" = ANY(CAST(_api_values AS timestamptz[])) WHEN 'null' THEN "user"."lastLoginOn" IS NULL WHEN 'notnull' THEN "user"."lastLoginOn" IS NOT NULL END)
-            AND ((SELECT _api_fsql <> '"user"."settings"') OR CASE _api_fop WHEN 'eq' THEN "user"."settings" = CAST(_api_values[1] AS jsonb) WHEN 'ne' THEN "user"."settings" <> CAST(_api_values[1] AS jsonb) WHEN 'gt' THEN "user"."settings" > CAST(_api_values[1] AS jsonb) WHEN 'gte' THEN "user"."settings" >= CAST(_api_values[1] AS jsonb) WHEN 'lt' THEN "user"."settings" < CAST(_api_values[1] AS jsonb) WHEN 'lte' THEN "user"."settings" <= CAST(_api_values[1] AS jsonb) WHEN 'has' THEN "user"."settings"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."settings"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."settings"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."settings" = ANY(CAST(_api_values AS jsonb[])) WHEN 'null' THEN "user"."settings" IS NULL WHEN 'notnull' THEN "user"."settings" IS NOT NULL END)
-            AND ((SELECT _api_fsql <> '"c"."name"') OR CASE _api_fop WHEN 'eq' THEN "c"."name" = _api_values[1] WHEN 'ne' THEN "c"."name" <> _api_values[1] WHEN 'gt' THEN "c"."name" > _api_values[1] WHEN 'gte' THEN "c"."name" >= _api_values[1] WHEN 'lt' THEN "c"."name" < _api_values[1] WHEN 'lte' THEN "c"."name" <= _api_values[1] WHEN 'has' THEN "c"."name" ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "c"."name" ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "c"."name" ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "c"."name" = ANY(_api_values) WHEN 'null' THEN "c"."name" IS NULL WHEN 'notnull' THEN "c"."name" IS NOT NULL END))
-            ORDER BY "user"."email" ASC, "user"."id" ASC
-            LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-          ) AS _api_p
-          CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"
-          CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"), '[]'::json),
-          'total', (SELECT count(*) FROM (
-            SELECT 1, (split_part("user"."email", '@', 2))
-            FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
-            WHERE ("user"."companyId" = ($2->>'companyId')::bigint) AND (((SELECT _api_fsql <> '"user"."id"') OR CASE _api_fop WHEN 'eq' THEN "user"."id" = CAST(_api_values[1] AS bigint) WHEN 'ne' THEN "user"."id" <> CAST(_api_values[1] AS bigint) WHEN 'gt' THEN "user"."id" > CAST(_api_values[1] AS bigint) WHEN 'gte' THEN "user"."id" >= CAST(_api_values[1] AS bigint) WHEN 'lt' THEN "user"."id" < CAST(_api_values[1] AS bigint) WHEN 'lte' THEN "user"."id" <= CAST(_api_values[1] AS bigint) WHEN 'has' THEN "user"."id"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."id"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."id"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."id" = ANY(CAST(_api_values AS bigint[])) WHEN 'null' THEN "user"."id" IS NULL WHEN 'notnull' THEN "user"."id" IS NOT NULL END)
-            AND ((SELECT _api_fsql <> '"user"."email"') OR CASE _api_fop WHEN 'eq' THEN "user"."email" = _api_values[1] WHEN 'ne' THEN "user"."email" <> _api_values[1] WHEN 'gt' THEN "user"."email" > _api_values[1] WHEN 'gte' THEN "user"."email" >= _api_values[1] WHEN 'lt' THEN "user"."email" < _api_values[1] WHEN 'lte' THEN "user"."email" <= _api_values[1] WHEN 'has' THEN "user"."email" ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."email" ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."email" ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."email" = ANY(_api_values) WHEN 'null' THEN "user"."email" IS NULL WHEN 'notnull' THEN "user"."email" IS NOT NULL END)
-            AND ((SELECT _api_fsql <> '"user"."lastLoginOn"') OR CASE _api_fop WHEN 'eq' THEN "user"."lastLoginOn" = CAST(_api_values[1] AS timestamptz) WHEN 'ne' THEN "user"."lastLoginOn" <> CAST(_api_values[1] AS timestamptz) WHEN 'gt' THEN "user"."lastLoginOn" > CAST(_api_values[1] AS timestamptz) WHEN 'gte' THEN "user"."lastLoginOn" >= CAST(_api_values[1] AS timestamptz) WHEN 'lt' THEN "user"."lastLoginOn" < CAST(_api_values[1] AS timestamptz) WHEN 'lte' THEN "user"."lastLoginOn" <= CAST(_api_values[1] AS timestamptz) WHEN 'has' THEN "user"."lastLoginOn"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."lastLoginOn"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."lastLoginOn"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."lastLoginOn" = ANY(CAST(_api_values AS timestamptz[])) WHEN 'null' THEN "user"."lastLoginOn" IS NULL WHEN 'notnull' THEN "user"."lastLoginOn" IS NOT NULL END)
-            AND ((SELECT _api_fsql <> '"user"."settings"') OR CASE _api_fop WHEN 'eq' THEN "user"."settings" = CAST(_api_values[1] AS jsonb) WHEN 'ne' THEN "user"."settings" <> CAST(_api_values[1] AS jsonb) WHEN 'gt' THEN "user"."settings" > CAST(_api_values[1] AS jsonb) WHEN 'gte' THEN "user"."settings" >= CAST(_api_values[1] AS jsonb) WHEN 'lt' THEN "user"."settings" < CAST(_api_values[1] AS jsonb) WHEN 'lte' THEN "user"."settings" <= CAST(_api_values[1] AS jsonb) WHEN 'has' THEN "user"."settings"::text ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "user"."settings"::text ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "user"."settings"::text ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "user"."settings" = ANY(CAST(_api_values AS jsonb[])) WHEN 'null' THEN "user"."settings" IS NULL WHEN 'notnull' THEN "user"."settings" IS NOT NULL END)
-            AND ((SELECT _api_fsql <> '"c"."name"') OR CASE _api_fop WHEN 'eq' THEN "c"."name" = _api_values[1] WHEN 'ne' THEN "c"."name" <> _api_values[1] WHEN 'gt' THEN "c"."name" > _api_values[1] WHEN 'gte' THEN "c"."name" >= _api_values[1] WHEN 'lt' THEN "c"."name" < _api_values[1] WHEN 'lte' THEN "c"."name" <= _api_values[1] WHEN 'has' THEN "c"."name" ILIKE '%' || api.like_literal(_api_values[1]) || '%' WHEN 'sw' THEN "c"."name" ILIKE api.like_literal(_api_values[1]) || '%' WHEN 'ew' THEN "c"."name" ILIKE '%' || api.like_literal(_api_values[1]) WHEN 'in' THEN "c"."name" = ANY(_api_values) WHEN 'null' THEN "c"."name" IS NULL WHEN 'notnull' THEN "c"."name" IS NOT NULL END))
-          ) AS _api_c)));
       END IF;
     END IF;
     _api_order := CASE
