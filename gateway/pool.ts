@@ -137,7 +137,10 @@ export function serviceDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string
   return raw;
 }
 
-/** Sets a fresh random password on api_gateway and returns the gateway's URL (one instance, development). */
+/**
+ * Sets api_gateway's password, derived from `adminUrl` (below), and returns the gateway's URL:
+ * development and single-database set-ups without GATEWAY_DATABASE_URL.
+ */
 export function deriveGatewayUrl(adminUrl: string): Promise<string> {
   return deriveRoleUrl(adminUrl, "api_gateway");
 }
@@ -150,14 +153,33 @@ export function deriveServiceUrl(adminUrl: string): Promise<string> {
   return deriveRoleUrl(adminUrl, "api_service");
 }
 
+/**
+ * The role's password: scrypt of the admin URL's password, salted with the role and the admin's
+ * user name, so every instance started with the same DATABASE_URL sets the same one and none locks
+ * another out of new connections (a fresh random password per start did). It is as secret as
+ * the admin password it comes from, and scrypt makes guessing that password from it slow. An
+ * admin URL without a password (peer or trust authentication) gives a random one, as before.
+ */
+export async function derivedPassword(adminUrl: string, role: "api_gateway" | "api_service"): Promise<string> {
+  const { randomBytes, scrypt } = await import("node:crypto");
+  const url = new URL(adminUrl);
+  const adminPassword = decodeURIComponent(url.password);
+  if (adminPassword === "") return randomBytes(24).toString("base64url");
+  // Not the host: two spellings of one server (localhost, 127.0.0.1) must agree.
+  const salt = `api-role-password:${role}:${decodeURIComponent(url.username)}`;
+  const key = await new Promise<Buffer>((resolve, reject) =>
+    scrypt(adminPassword, salt, 24, (error, derived) => (error ? reject(error) : resolve(derived))),
+  );
+  return key.toString("base64url");
+}
+
 async function deriveRoleUrl(adminUrl: string, role: "api_gateway" | "api_service"): Promise<string> {
-  const { randomBytes } = await import("node:crypto");
-  const password = randomBytes(24).toString("base64url");
+  const password = await derivedPassword(adminUrl, role);
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    // The role is one of two constants and the password is generated here, base64url: no quote
-    // can occur in either.
+    // The role is one of two constants and the password is base64url: no quote can occur in
+    // either.
     await client.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD '${password}'`);
   } finally {
     await client.end();
