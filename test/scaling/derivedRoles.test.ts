@@ -8,18 +8,8 @@ import pg from "pg";
 import t from "tap";
 import { withClient } from "../../db/databases.ts";
 import { derivedPassword, deriveGatewayUrl, deriveServiceUrl } from "../../gateway/pool.ts";
+import { whoAmI } from "../harness/cluster.ts";
 import { restartableCluster } from "../ops/cluster.ts";
-
-/** Opens a new connection with `url` and asks who it is. */
-async function whoami(url: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query("SELECT current_user AS u")).rows[0].u;
-  } finally {
-    await client.end();
-  }
-}
 
 t.test("instances deriving the roles' URLs from one DATABASE_URL do not lock each other out", async (t) => {
   const cluster = await restartableCluster(t);
@@ -29,7 +19,7 @@ t.test("instances deriving the roles' URLs from one DATABASE_URL do not lock eac
 
   const first = await deriveGatewayUrl(cluster.url);
   const firstService = await deriveServiceUrl(cluster.url);
-  t.equal(await whoami(first), "api_gateway");
+  t.equal(await whoAmI(first), "api_gateway");
   // The first instance's pool holds a connection while the second instance starts.
   const pool = new pg.Pool({ connectionString: first, max: 2 });
   const held = await pool.connect();
@@ -49,7 +39,7 @@ t.test("instances deriving the roles' URLs from one DATABASE_URL do not lock eac
     "the first opens new connections",
   );
   fresh.release();
-  t.equal(await whoami(firstService), "api_service");
+  t.equal(await whoAmI(firstService), "api_service");
 
   const admin = new URL(cluster.url);
   const gatewayPassword = new URL(first).password;
