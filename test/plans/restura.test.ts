@@ -28,6 +28,16 @@ SELECT json_build_object(
     FROM (SELECT * FROM "user" u WHERE true ${where} ORDER BY ${order} LIMIT $1 OFFSET $2) u), '[]'),
   'total', (SELECT count(*) FROM "user" u WHERE true ${where}))`;
 
+/** `GET /user/paged` filtered by `column = value`, first page, the route's own order. */
+const oneCondition = (column: string, value: string): PlanCase => ({
+  name: `GET /api/v1/user/paged filter by ${column}`,
+  route: "GET /api/v1/user/paged",
+  params: { page: 1, perPage: 20, filter: { column, op: "eq", value } },
+  ctx: USER,
+  sql: userPage(`AND u."${column}" = ${value}`, `u."id"`),
+  values: [20, 0],
+});
+
 const cases: PlanCase[] = [
   {
     name: "GET /api/v1/user/me",
@@ -149,24 +159,10 @@ const cases: PlanCase[] = [
     sql: userPage(`AND u."lastName" ILIKE 'Last12%'`, `u."createdOn" DESC, u."id" DESC`),
     values: [20, 20],
   },
-  {
-    // One condition and the route's own order: the condition must reach its index (a statement
-    // that cannot use one reads all 10,000 users to return a company's ten).
-    name: "GET /api/v1/user/paged filter by company",
-    route: "GET /api/v1/user/paged",
-    params: { page: 1, perPage: 20, filter: { column: "companyId", op: "eq", value: "235" } },
-    ctx: USER,
-    sql: userPage(`AND u."companyId" = 235`, `u."id"`),
-    values: [20, 0],
-  },
-  {
-    name: "GET /api/v1/user/paged filter by id",
-    route: "GET /api/v1/user/paged",
-    params: { page: 1, perPage: 20, filter: { column: "id", op: "eq", value: "235" } },
-    ctx: USER,
-    sql: userPage(`AND u."id" = 235`, `u."id"`),
-    values: [20, 0],
-  },
+  // One condition and the route's own order: the condition must reach its index (a statement
+  // that cannot use one reads all 10,000 users to return a company's ten).
+  oneCondition("companyId", "235"),
+  oneCondition("id", "235"),
   {
     name: "GET /api/v1/bench/company/:companyId/users (two-level subquery)",
     route: "GET /api/v1/bench/company/:companyId/users",
