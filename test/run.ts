@@ -6,11 +6,9 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { withClient } from "../db/databases.ts";
 import { providePostgres } from "../db/postgres.ts";
-import { GATEWAY_TEST_PASSWORD, SERVICE_TEST_PASSWORD } from "./harness/gatewayRole.ts";
 import { ensureChromium } from "./harness/installChromium.ts";
-import { buildTemplates } from "./harness/templates.ts";
+import { prepareCluster } from "./harness/templates.ts";
 
 const started = Date.now();
 try {
@@ -27,13 +25,7 @@ const server = await providePostgres({ dataDir, throwaway: true }).catch((error:
 });
 let code = 1;
 try {
-  const templates = await buildTemplates(server.url);
-  // Gateway tests connect as api_gateway; its password is set once here, because changing it
-  // later (as `make serve` does at start-up) would break other test files' connections.
-  await withClient(server.url, async (c) => {
-    await c.query(`ALTER ROLE api_gateway WITH LOGIN PASSWORD '${GATEWAY_TEST_PASSWORD}'`);
-    await c.query(`ALTER ROLE api_service WITH LOGIN PASSWORD '${SERVICE_TEST_PASSWORD}'`);
-  });
+  const templates = await prepareCluster(server.url);
   console.log(
     `postgres: ${server.source}; templates ${templates.join(", ")} ready in ${Date.now() - started} ms`,
   );

@@ -3,9 +3,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDatabase } from "../../db/databases.ts";
+import { createDatabase, withClient } from "../../db/databases.ts";
 import { migrateApp } from "../../db/migrate.ts";
 import { RESTURA_FIXTURE } from "./fixtures.ts";
+import { GATEWAY_TEST_PASSWORD, SERVICE_TEST_PASSWORD } from "./gatewayRole.ts";
 
 export const REPO = path.resolve(import.meta.dirname, "../..");
 export { RESTURA_FIXTURE };
@@ -25,6 +26,18 @@ export async function buildTemplates(serverUrl: string): Promise<TemplateName[]>
     await migrateApp({ appDir, url });
     fs.rmSync(appDir, { recursive: true, force: true });
   }
+  return names;
+}
+
+/** A cluster made ready for the tests: the templates, and the roles' passwords they log in with. */
+export async function prepareCluster(serverUrl: string): Promise<TemplateName[]> {
+  const names = await buildTemplates(serverUrl);
+  // Gateway tests connect as api_gateway; its password is set once here, because changing it
+  // later (as `make serve` does at start-up) would break other test files' connections.
+  await withClient(serverUrl, async (c) => {
+    await c.query(`ALTER ROLE api_gateway WITH LOGIN PASSWORD '${GATEWAY_TEST_PASSWORD}'`);
+    await c.query(`ALTER ROLE api_service WITH LOGIN PASSWORD '${SERVICE_TEST_PASSWORD}'`);
+  });
   return names;
 }
 
