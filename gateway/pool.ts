@@ -160,7 +160,10 @@ export function deriveServiceUrl(adminUrl: string): Promise<string> {
  * the admin password it comes from, and scrypt makes guessing that password from it slow. An
  * admin URL without a password (peer or trust authentication) gives a random one, as before.
  */
-export async function derivedPassword(adminUrl: string, role: "api_gateway" | "api_service"): Promise<string> {
+export async function derivedPassword(
+  adminUrl: string,
+  role: "api_gateway" | "api_service",
+): Promise<string> {
   const { randomBytes, scrypt } = await import("node:crypto");
   const url = new URL(adminUrl);
   const adminPassword = decodeURIComponent(url.password);
