@@ -32,7 +32,8 @@
 // Two more request options take a third query text, also through api.execute_cached (extended()):
 // - the total's mode (`$1->>'$count'`, set by the gateway from `Prefer: count=...`, else the
 //   route's `total`): `exact` counts in the page's statement; `planned` reads the planner's row
-//   estimate of the count query (EXPLAIN, nothing executed); `estimated` counts at most
+//   estimate of the count query (EXPLAIN, nothing executed; for a whole table, the same estimate
+//   from pg_class: plannedTotal.ts); `estimated` counts at most
 //   ESTIMATED_EXACT_UP_TO + 1 rows and falls back to the estimate above that. Such answers say which
 //   one they used in `totalMode`.
 // - keyset pages (`after`): the page starts after a cursor, the last row's sort key (the sort
@@ -58,6 +59,7 @@ import {
   pageFunctionStatements,
   pageKey,
 } from "./pagedKeys.ts";
+import { plannedTotalStatements, tableSizeEstimate } from "./plannedTotal.ts";
 import type { Kind } from "./types.ts";
 
 /** The default request takes the keys-first form from this OFFSET on (pagedKeys.ts). */
@@ -356,8 +358,9 @@ function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
     // Both totals run as prepared statements of the connection (execute_cached): the texts
     // depend on the request only through the filter, so they are planned once per connection.
     sql`IF _api_count = 'estimated' THEN${nl(i1)}_api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql} || ${literal(` LIMIT ${ESTIMATED_EXACT_UP_TO + 1}) AS _api_c`)},${nl(i2)}$1, $2, _api_values, NULL, NULL, NULL, false)::text::bigint;${nl(i1)}IF _api_total > ${literal(ESTIMATED_EXACT_UP_TO)} THEN${nl(i2)}_api_total := NULL;${nl(i2)}_api_count := 'planned';${nl(i1)}ELSE${nl(i2)}_api_count := 'exact';${nl(i1)}END IF;${nl(i1)}${reportMode}${nl(indent)}ELSIF _api_count = 'planned' THEN${nl(i1)}${reportMode}${nl(indent)}END IF;`,
-    // The plan of the count query, nothing executed: EXPLAIN EXECUTE of its prepared statement.
-    sql`IF _api_count = 'planned' THEN${nl(i1)}_api_plan := api.execute_cached(${c0 as Sql} || _api_cwhere || ${c1 as Sql},${nl(i2)}$1, $2, _api_values, NULL, NULL, NULL, true);${nl(i1)}_api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);${nl(indent)}END IF;`,
+    // The plan of the count query, nothing executed: EXPLAIN EXECUTE of its prepared statement;
+    // for a whole table without a filter, the same estimate read from pg_class (plannedTotal.ts).
+    sql`IF _api_count = 'planned' THEN${nl(i1)}${plannedTotalStatements(q, i1, (at) => sql`_api_plan := api.execute_cached(${c0 as Sql} || _api_cwhere || ${c1 as Sql},${nl(`${at}  `)}$1, $2, _api_values, NULL, NULL, NULL, true);${nl(at)}_api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);`)}${nl(indent)}END IF;`,
     sql`_api_query := ${x0 as Sql}${nl(i1)}|| CASE WHEN _api_total IS NULL THEN ${t0 as Sql} || _api_cwhere || ${t1 as Sql} ELSE '$5' END${nl(i1)}|| _api_extra || ${x1 as Sql}${nl(i1)}|| _api_keys || ${x2 as Sql}${nl(i1)}|| _api_where || ${x3 as Sql}${nl(i1)}|| _api_order || ${x4 as Sql};`,
     sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);`,
   ];
@@ -414,7 +417,8 @@ function keysetStatements(
  * The commonest keyset request (the route's own order, which is its primary key; no filter, no
  * sortBy, ASC, exact total) as two static statements, the first page and the pages after a
  * cursor, which plpgsql plans once per connection: through EXECUTE every page would be planned
- * again. The cursor's values are the variable `_api_cursor`, cast as in keysetCondition.
+ * again. The cursor's values are the variable `_api_cursor`, cast as in keysetCondition. A
+ * planned total read from pg_class (plannedTotal.ts) gets two more, with that figure as total.
  */
 function staticKeyset(q: CompiledQuery, tail: KeysetTail, indent: string, next: string): Sql[] {
   if (q.order.length > 0) return [];
@@ -424,14 +428,25 @@ function staticKeyset(q: CompiledQuery, tail: KeysetTail, indent: string, next: 
   const after = tailCondition(tail, 1, false).replaceAll("$4[", "_api_cursor[");
   const keys = `json_build_array(${tail.sql.join(", ")})`;
   const order = orderList(q.order, q.tiebreak, false).toString();
-  const text = (where: string) => {
-    const [p0, p1, p2, p3, p4] = extendedPieces(q, i2);
-    const total = countedTotal(q, i2, trusted(routeWhere)).toString();
-    return trusted(`${p0}${total}${next}${p1}${keys}${p2}${where}${p3}${order}${p4}`);
-  };
-  return [
-    sql`IF _api_count = 'exact' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN${nl(i1)}IF _api_cursor IS NULL THEN${nl(i2)}RETURN (${text(routeWhere)});${nl(i1)}END IF;${nl(i1)}RETURN (${text(`${routeWhere} AND ${after}`)});${nl(indent)}END IF;`,
+  const [p0, p1, p2, p3, p4] = extendedPieces(q, i2);
+  const text = (where: string, total: string) =>
+    trusted(`${p0}${total}${p1}${keys}${p2}${where}${p3}${order}${p4}`);
+  const pair = (total: string) =>
+    sql`IF _api_cursor IS NULL THEN${nl(i2)}RETURN (${text(routeWhere, total)});${nl(i1)}END IF;${nl(i1)}RETURN (${text(`${routeWhere} AND ${after}`, total)});`;
+  const ownOrder = "_api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC'";
+  const counted = `${countedTotal(q, i2, trusted(routeWhere)).toString()}${next}`;
+  const statements = [
+    sql`IF _api_count = 'exact' AND ${trusted(ownOrder)} THEN${nl(i1)}${pair(counted)}${nl(indent)}END IF;`,
   ];
+  // A planned total read from pg_class (plannedTotal.ts) needs no query text either.
+  const estimate = tableSizeEstimate(q);
+  if (estimate) {
+    statements.push(
+      sql`IF _api_count = 'planned' AND ${trusted(ownOrder)} THEN${nl(i1)}_api_total := ${estimate};${nl(indent)}END IF;`,
+      sql`IF _api_count = 'planned' AND _api_total IS NOT NULL AND ${trusted(ownOrder)} THEN${nl(i1)}${pair(`_api_total${next}, 'totalMode', 'planned'::text`)}${nl(indent)}END IF;`,
+    );
+  }
+  return statements;
 }
 
 /**

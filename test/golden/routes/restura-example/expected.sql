@@ -563,6 +563,67 @@ BEGIN
               ) AS _api_p
               CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
         END IF;
+        IF _api_count = 'planned' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
+          _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
+        END IF;
+        IF _api_count = 'planned' AND _api_total IS NOT NULL AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
+          IF _api_cursor IS NULL THEN
+            RETURN (SELECT json_build_object(
+              'data', COALESCE(json_agg(json_build_object(
+              'id', "user"."id",
+              'createdOn', "user"."createdOn",
+              'modifiedOn', "user"."modifiedOn",
+              'firstName', "user"."firstName",
+              'lastName', "user"."lastName",
+              'companyId', "user"."companyId",
+              'email', "user"."email",
+              'role', "user"."role",
+              'permissionLogin', "user"."permissionLogin",
+              'lastLoginOn', "user"."lastLoginOn",
+              'phone', "user"."phone",
+              'accountStatus', "user"."accountStatus",
+              'onboardingStatus', "user"."onboardingStatus",
+              'testAge', "user"."testAge",
+              'metadata', "user"."metadata"
+            )), '[]'::json),
+              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+              FROM (
+                SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+                FROM "public"."user" AS "user"
+                WHERE true
+                ORDER BY "user"."id" ASC
+                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+              ) AS _api_p
+              CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+          END IF;
+          RETURN (SELECT json_build_object(
+              'data', COALESCE(json_agg(json_build_object(
+              'id', "user"."id",
+              'createdOn', "user"."createdOn",
+              'modifiedOn', "user"."modifiedOn",
+              'firstName', "user"."firstName",
+              'lastName', "user"."lastName",
+              'companyId', "user"."companyId",
+              'email', "user"."email",
+              'role', "user"."role",
+              'permissionLogin', "user"."permissionLogin",
+              'lastLoginOn', "user"."lastLoginOn",
+              'phone', "user"."phone",
+              'accountStatus', "user"."accountStatus",
+              'onboardingStatus', "user"."onboardingStatus",
+              'testAge', "user"."testAge",
+              'metadata', "user"."metadata"
+            )), '[]'::json),
+              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+              FROM (
+                SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+                FROM "public"."user" AS "user"
+                WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
+                ORDER BY "user"."id" ASC
+                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+              ) AS _api_p
+              CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+        END IF;
       END IF;
       IF _api_count = 'estimated' THEN
         _api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || 'SELECT 1
@@ -580,11 +641,16 @@ BEGIN
         _api_extra := _api_extra || ', ''totalMode'', $6::text';
       END IF;
       IF _api_count = 'planned' THEN
-        _api_plan := api.execute_cached('SELECT 1
+        IF _api_filter IS NULL THEN
+          _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
+        END IF;
+        IF _api_total IS NULL THEN
+          _api_plan := api.execute_cached('SELECT 1
         FROM "public"."user" AS "user"
         WHERE ' || _api_cwhere || '',
-          $1, $2, _api_values, NULL, NULL, NULL, true);
-        _api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);
+            $1, $2, _api_values, NULL, NULL, NULL, true);
+          _api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);
+        END IF;
       END IF;
       _api_query := 'SELECT json_build_object(
           ''data'', COALESCE(json_agg(json_build_object(
