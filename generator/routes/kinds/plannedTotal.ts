@@ -1,9 +1,9 @@
 // A `planned` total (paged.ts) is the planner's estimate of the count query: the function reads it
 // from EXPLAIN of that query's prepared statement. When the route's rows are simply every row of
 // its one table (no where, no join, not grouped, no raw selector that could add rows) and no row
-// policy leaves any of them out, that estimate is the planner's estimate of the
-// table's size, which it makes from pg_class: rows per page as last analysed (reltuples /
-// relpages) times the table's current pages. The route function reads the same figure directly:
+// policy leaves any of them out, that estimate is the planner's estimate of the table's size,
+// which it makes from pg_class: rows per page as last analysed (reltuples / relpages) times the
+// table's current pages. The route function reads the same figure directly:
 // one catalog row instead of a prepared statement and an EXPLAIN (the Restura fixture's users by
 // cursor with `count=planned`: two trips through api.execute_cached per request before, none
 // now). A table never analysed or empty gives NULL, and EXPLAIN answers as before.
