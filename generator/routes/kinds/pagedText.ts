@@ -1,0 +1,159 @@
+// The texts of PAGED route functions (paged.ts): the page query in its one-statement form, and the
+// query texts the function completes at run time (a filter, an order, a cursor, a total) as
+// constants cut at placeholders, so that nothing but generator constants is ever spliced.
+
+import { DEFAULT_PER_PAGE } from "../../model/paging.ts";
+import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
+import { nl } from "../layout.ts";
+import { type CompiledQuery, selectSql } from "../select.ts";
+import { keysFirstQuery, type PageKey } from "./pagedKeys.ts";
+
+export const PER_PAGE = sql`COALESCE(($1->>'perPage')::bigint, ${literal(DEFAULT_PER_PAGE)})`;
+export const PAGE = sql`COALESCE(($1->>'page')::bigint, 1)`;
+export const LIMIT = sql`${PER_PAGE} OFFSET (${PAGE} - 1) * ${PER_PAGE}`;
+
+// Placeholders for the dynamic parts; a query text holding them already is refused.
+const WHERE_MARK = "\u0001where\u0001";
+const ORDER_MARK = "\u0001order\u0001";
+const COUNT_WHERE_MARK = "\u0001cwhere\u0001";
+const KEYS_MARK = "\u0001keys\u0001";
+const TOTAL_MARK = "\u0001total\u0001";
+
+/** The page as a JSON array and its exact total, in one statement, for a where and an order. */
+export function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefined, order: Sql): Sql {
+  const inner = `${indent}  `;
+  const rows = `${inner}  `;
+  const base = where ? { where } : {};
+  const raws = q.properties.filter((p) => p.kind === "raw").map((p) => sql`, ${p.expr}`);
+  const countSelect = selectSql(q, rows, {
+    ...base,
+    select: sql`1${raws.reduce((a, r) => sql`${a}${r}`, sql``)}`,
+  });
+  const total = sql`'total', (SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(inner)}) AS _api_c)`;
+  if (!pagesRawRows(q)) {
+    const page = selectSql(q, rows, { ...base, orderBy: order, limit: LIMIT });
+    return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(_api_r.j) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_r), '[]'::json),${nl(inner)}${total})`;
+  }
+  const sources = q.scope.sources.map((s, i) => ({ name: ident(s.name), row: trusted(`_api_w${i}`) }));
+  const page = selectSql(q, rows, {
+    ...base,
+    select: join(sources.map((s) => sql`${s.name} AS ${s.row}`)),
+    orderBy: order,
+    limit: LIMIT,
+  });
+  const columns = sources.map(
+    (s) => sql`${nl(inner)}CROSS JOIN LATERAL (SELECT (_api_p.${s.row}).*) AS ${s.name}`,
+  );
+  return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(${q.object}) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${join(columns, "")}), '[]'::json),${nl(inner)}${total})`;
+}
+
+/**
+ * Whether the page can be chosen over raw rows: not grouped (a whole row is not a grouped value),
+ * and no source has a column named like a source (`"user"` would then be that column, not the row).
+ */
+export function pagesRawRows(q: CompiledQuery): boolean {
+  if (q.groupBy) return false;
+  const names = new Set(q.scope.sources.map((s) => s.name));
+  return !q.scope.sources.some((s) => s.table.columns.some((c) => names.has(c.name)));
+}
+
+/** The dynamic query text as constants around the two placeholders: A W B O C W D. */
+export function dynamicPieces(q: CompiledQuery, indent: string): string[] {
+  const text = pagedQuery(q, indent, trusted(WHERE_MARK), trusted(ORDER_MARK)).toString();
+  return splitAt(text, [WHERE_MARK, ORDER_MARK, WHERE_MARK]);
+}
+
+/** The keys-first text (pagedKeys.ts) around the same placeholders: A W B O C W D. */
+export function keysFirstPieces(
+  q: CompiledQuery,
+  key: PageKey,
+  pageFunction: string,
+  indent: string,
+): string[] {
+  const marks = { limit: LIMIT, where: trusted(WHERE_MARK), order: trusted(ORDER_MARK) };
+  const text = keysFirstQuery(q, key, pageFunction, marks, indent).toString();
+  return splitAt(text, [WHERE_MARK, ORDER_MARK, WHERE_MARK]);
+}
+
+/**
+ * The query text for total modes and keyset pages, around four placeholders in this order: the
+ * total followed by the answer's extra members (`next`, `totalMode`), the page's key list, the
+ * page's where and its order. The total is `$5` when the function computed it before (planned, estimated),
+ * else the count (countedTotalPieces). Two texts, not one `CASE WHEN $5 IS NULL`: Postgres folds
+ * that CASE in a custom plan, so the generic plan, which keeps the count, always looked dearer and
+ * every call was planned again. The page's rows are aggregated at the top level so that `next`
+ * and `data` come from the same rows.
+ */
+export function extendedPieces(q: CompiledQuery, indent: string): string[] {
+  return splitAt(extendedText(q, indent), [TOTAL_MARK, KEYS_MARK, WHERE_MARK, ORDER_MARK]);
+}
+
+/** The counted total, around its where (without the keyset condition). */
+export function countedTotalPieces(q: CompiledQuery, indent: string): string[] {
+  return splitAt(countedTotal(q, indent, trusted(COUNT_WHERE_MARK)).toString(), [COUNT_WHERE_MARK]);
+}
+
+/** `(SELECT count(*) FROM (<the route's rows where countWhere>) AS _api_c)`. */
+export function countedTotal(q: CompiledQuery, indent: string, countWhere: Sql): Sql {
+  const rows = `${indent}    `;
+  const countSelect = selectSql(q, rows, { where: countWhere, select: countSelectList(q) });
+  return sql`(SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(`${indent}  `)}) AS _api_c)`;
+}
+
+/** The page's text; placeholders for the total and extra members, keys, where and order. */
+function extendedText(q: CompiledQuery, indent: string): string {
+  const inner = `${indent}  `;
+  const rows = `${inner}  `;
+  const where = trusted(WHERE_MARK);
+  const totalMember = sql`'total', ${trusted(TOTAL_MARK)}`;
+  const keys = sql`${trusted(KEYS_MARK)} AS _api_k`;
+  let text: string;
+  if (!pagesRawRows(q)) {
+    const page = selectSql(q, rows, {
+      where,
+      select: sql`${q.object} AS j, ${keys}`,
+      orderBy: trusted(ORDER_MARK),
+      limit: LIMIT,
+    });
+    text =
+      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(_api_p.j), '[]'::json),${nl(inner)}${totalMember})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p`.toString();
+  } else {
+    const sources = q.scope.sources.map((s, i) => ({ name: ident(s.name), row: trusted(`_api_w${i}`) }));
+    const page = selectSql(q, rows, {
+      where,
+      select: sql`${join(sources.map((s) => sql`${s.name} AS ${s.row}`))}, ${keys}`,
+      orderBy: trusted(ORDER_MARK),
+      limit: LIMIT,
+    });
+    const columns = sources.map(
+      (s) => sql`${nl(inner)}CROSS JOIN LATERAL (SELECT (_api_p.${s.row}).*) AS ${s.name}`,
+    );
+    text =
+      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(${q.object}), '[]'::json),${nl(inner)}${totalMember})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${join(columns, "")}`.toString();
+  }
+  return text;
+}
+
+/** The count query's text around its where: what EXPLAIN reads for `planned`. */
+export function countPieces(q: CompiledQuery, indent: string): string[] {
+  const text = selectSql(q, indent, {
+    where: trusted(COUNT_WHERE_MARK),
+    select: countSelectList(q),
+  }).toString();
+  return splitAt(text, [COUNT_WHERE_MARK]);
+}
+
+function countSelectList(q: CompiledQuery): Sql {
+  const raws = q.properties.filter((p) => p.kind === "raw").map((p) => sql`, ${p.expr}`);
+  return sql`1${raws.reduce((a, r) => sql`${a}${r}`, sql``)}`;
+}
+
+/** `text` cut at each mark, in this order (a mark listed twice occurs twice). */
+function splitAt(text: string, marks: string[]): string[] {
+  const pattern = new RegExp(marks.join("|"), "g");
+  const found = [...text.matchAll(pattern)].map((m) => m[0]);
+  if (found.join() !== marks.join()) {
+    throw new Error("a paged query's text holds a reserved placeholder character");
+  }
+  return text.split(pattern);
+}
