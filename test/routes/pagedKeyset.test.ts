@@ -1,8 +1,9 @@
 // PAGED keyset pages (`after`) and total modes (`$count`: exact, planned, estimated) in the route
-// function (generator/routes/kinds/paged.ts). Keyset pages must give exactly the rows offset pages
-// give, in the same order, for every sort the route offers (NULLs first or last as ORDER BY puts
-// them, ties broken by the primary key, key and tiebreak in the same or opposite directions); a
-// cursor is checked against the request and its values are bound, never SQL.
+// function (generator/routes/kinds/paged.ts, pagedKeyset.ts). Keyset pages must give exactly the
+// rows offset pages give, in the same order, for every sort the route offers (NULLs first or
+// last as ORDER BY puts them, ties broken by the primary key, key and tiebreak in the same or
+// opposite directions); a cursor is checked against the request and its values are bound, never
+// SQL.
 // Schemas: nulls.schema.json (ranks 2, NULL, 1, NULL, 2, 3 for ids 1-6) and features.schema.json.
 
 import fs from "node:fs";

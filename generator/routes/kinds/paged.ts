@@ -29,7 +29,8 @@
 // runs; no session setting is read as SQL, and no temporary object can shadow a name (the
 // function's search_path ends with pg_temp, and api_gateway has no TEMPORARY privilege).
 //
-// Two more request options take a third query text, also through api.execute_cached (extended()):
+// Two more request options take a third query text, also through api.execute_cached (extendedPath
+// below; the texts are in pagedText.ts, cursors in pagedKeyset.ts):
 // - the total's mode (`$1->>'$count'`, set by the gateway from `Prefer: count=...`, else the
 //   route's `total`): `exact` counts in the page's statement; `planned` reads the planner's row
 //   estimate of the count query (EXPLAIN, nothing executed; for a whole table, the same estimate
