@@ -31,10 +31,26 @@ export async function createDatabase(
   return withDatabase(serverUrl, name);
 }
 
-export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  await withClient(serverUrl, (client) =>
-    client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`),
-  );
+/**
+ * Drops a database once the connections still closing have gone (up to `waitMs`), then by force.
+ * pg-pool's `end()` resolves once it has asked its clients to close, not once they have: a FORCE
+ * drop at that moment terminates them, and the pool reports the server's FATAL through an idle
+ * client's error listener it leaves behind, as an `error` event nobody handles (a test file
+ * failed that way in a full run).
+ */
+export async function dropDatabase(serverUrl: string, name: string, waitMs = 2000): Promise<void> {
+  await withClient(serverUrl, async (client) => {
+    const until = Date.now() + waitMs;
+    while (Date.now() < until) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+        [name],
+      );
+      if (rows[0]?.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`);
+  });
 }
 
 export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
