@@ -50,10 +50,15 @@ export function pageKey(q: CompiledQuery, pagesRawRows: boolean): PageKey | unde
   if (pk.length !== 1) return undefined;
   const key = ident(base.name, pk[0] as string).toString();
   if (q.tiebreak.length !== 1 || q.tiebreak[0]?.toString() !== key) return undefined;
-  if (!q.properties.every((p) => p.kind !== "raw" || isScalarSubquery(p.expr.toString()))) return undefined;
+  if (!rawSelectorsKeepRowCount(q)) return undefined;
   const column = base.table.columns.find((c) => c.name === pk[0]);
   if (!column) return undefined;
   return { sql: key, type: castType(column) };
+}
+
+/** Every raw selector is a scalar subquery: none can change how many rows the route has. */
+export function rawSelectorsKeepRowCount(q: CompiledQuery): boolean {
+  return q.properties.every((p) => p.kind !== "raw" || isScalarSubquery(p.expr.toString()));
 }
 
 /**

@@ -17,12 +17,12 @@ import { literal, type Sql, sql } from "../../sql/sql.ts";
 import { tableRef } from "../../tables/names.ts";
 import { nl } from "../layout.ts";
 import type { CompiledQuery } from "../select.ts";
-import { isScalarSubquery } from "./pagedKeys.ts";
+import { rawSelectorsKeepRowCount } from "./pagedKeys.ts";
 
 /** Whether the count query counts every row of the route's table, whoever calls. */
 function countsWholeTable(q: CompiledQuery): boolean {
   if (q.where || q.groupBy || q.scope.sources.length !== 1) return false;
-  if (!q.properties.every((p) => p.kind !== "raw" || isScalarSubquery(p.expr.toString()))) return false;
+  if (!rawSelectorsKeepRowCount(q)) return false;
   const table: Table = q.scope.base.table;
   return table.policies.length === 0;
 }
