@@ -20,7 +20,8 @@
 // alone, and a static helper builds the rows for them: the default request and every EXECUTE'd
 // one below then take that form. Otherwise:
 // The default request (no filter, no sortBy, ASC) runs a static query, planned once per
-// connection by plpgsql. Anything else (any filter, even of one condition: a static statement
+// connection by plpgsql, and so does its reverse (DESC) where the keys-first form fits, as
+// keys first. Anything else (any filter, even of one condition: a static statement
 // for it could not use the condition's index) runs the same query text with the filter and the
 // order spliced in: both are built only from generator constants (this file, the compile-time
 // column map), and the client's values are parameters (`$3`). The text runs through
@@ -72,6 +73,10 @@ import type { Kind } from "./types.ts";
 /** The default request takes the keys-first form from this OFFSET on (pagedKeys.ts). */
 export const KEYS_FIRST_FROM_OFFSET = 100;
 
+/** A request in the route's own order (ASC) or its reverse (DESC): no filter, no sortBy, no cursor, exact total. */
+const ownOrderRequest = (direction: "ASC" | "DESC") =>
+  sql`_api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = ${literal(direction)} AND _api_count = 'exact' AND NOT $1 ? 'after'`;
+
 /** `estimated`: up to this many matches the total is exact, above it planned. */
 export const ESTIMATED_EXACT_UP_TO = 1000;
 
@@ -121,6 +126,15 @@ export const paged: Kind = (route, compile, names) => {
       const deepStatic = key
         ? sql`IF (${PAGE} - 1) * ${PER_PAGE} >= ${literal(KEYS_FIRST_FROM_OFFSET)} THEN${nl(`${i1}  `)}RETURN (${keysFirstQuery(q, key, names.page, { limit: LIMIT, where: q.where ?? sql`true`, order: ownOrder }, `${i1}  `)});${nl(i1)}END IF;${nl(i1)}`
         : sql``;
+      // The own order reversed (newest first, where the primary key orders the route): the same
+      // keys-first statement in the other direction, static too, instead of a query text through
+      // api.execute_cached (the example's projects, page 1 by DESC: about 1,900 calls a second
+      // through the text against 2,600 for the static ASC page, pgbench, 2 clients).
+      const reversedStatic = key
+        ? [
+            sql`IF ${ownOrderRequest("DESC")} THEN${nl(i1)}RETURN (${keysFirstQuery(q, key, names.page, { limit: LIMIT, where: q.where ?? sql`true`, order: orderList(q.order, q.tiebreak, true) }, i1)});${nl(indent)}END IF;`,
+          ]
+        : [];
       const sortOrders = textList(SORT_ORDERS);
       const statements: Sql[] = [
         sql`IF ${PAGE} < 1 OR ${PER_PAGE} < 1 THEN${nl(i1)}${raise(SQLSTATE.badRequest, "page and perPage must be at least 1")}${nl(indent)}END IF;`,
@@ -130,7 +144,8 @@ export const paged: Kind = (route, compile, names) => {
         sql`_api_filter := NULLIF($1->'filter', 'null'::jsonb);`,
         sql`_api_count := COALESCE($1->>'$count', ${literal(route.total ?? "exact")});`,
         sql`IF _api_count NOT IN (${textList(TOTAL_MODES)}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `count must be one of ${TOTAL_MODES.join(", ")}`)}${nl(indent)}END IF;`,
-        sql`IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN${nl(i1)}${deepStatic}RETURN (${staticQuery});${nl(indent)}END IF;`,
+        sql`IF ${ownOrderRequest("ASC")} THEN${nl(i1)}${deepStatic}RETURN (${staticQuery});${nl(indent)}END IF;`,
+        ...reversedStatic,
         sql`_api_columns := ${literal(columnMapJson(map))}::jsonb;`,
         ...map.restricted.map(
           (r) =>
