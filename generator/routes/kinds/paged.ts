@@ -73,7 +73,10 @@ import type { Kind } from "./types.ts";
 /** The default request takes the keys-first form from this OFFSET on (pagedKeys.ts). */
 export const KEYS_FIRST_FROM_OFFSET = 100;
 
-/** A request in the route's own order (ASC) or its reverse (DESC): no filter, no sortBy, no cursor, exact total. */
+/**
+ * A request in the route's own order (ASC) or its reverse (DESC): no filter, no sortBy, no
+ * cursor, an exact total.
+ */
 const ownOrderRequest = (direction: "ASC" | "DESC") =>
   sql`_api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = ${literal(direction)} AND _api_count = 'exact' AND NOT $1 ? 'after'`;
 
@@ -128,8 +131,8 @@ export const paged: Kind = (route, compile, names) => {
         : sql``;
       // The own order reversed (newest first, where the primary key orders the route): the same
       // keys-first statement in the other direction, static too, instead of a query text through
-      // api.execute_cached (the example's projects, page 1 by DESC: about 1,900 calls a second
-      // through the text against 2,600 for the static ASC page, pgbench, 2 clients).
+      // api.execute_cached (the example's projects, page 1 by DESC, pgbench, 2 clients: 1,990
+      // calls a second through the text, 2,190 static; docs/performance.md).
       const reversedStatic = key
         ? [
             sql`IF ${ownOrderRequest("DESC")} THEN${nl(i1)}RETURN (${keysFirstQuery(q, key, names.page, { limit: LIMIT, where: q.where ?? sql`true`, order: orderList(q.order, q.tiebreak, true) }, i1)});${nl(indent)}END IF;`,
