@@ -51,6 +51,8 @@ export class Connection implements Subscriber {
   #ping: NodeJS.Timeout | undefined;
   #closed = false;
   #backlogTimer: NodeJS.Timeout | undefined;
+  /** Characters sent since the instance last checked its memory budget (realtime/index.ts). */
+  #sentSinceCheck = 0;
   /** Messages are handled one after another: an `auth` finishes before the next subscribe. */
   #chain: Promise<void> = Promise.resolve();
   /** Settles when the socket has closed (shutdown waits for it, briefly). */
@@ -117,6 +119,7 @@ export class Connection implements Subscriber {
       return false;
     }
     if (unsent > this.deps.bufferBytes) this.#watchBacklog();
+    this.#sentSinceCheck += text.length;
     this.ws.send(text);
     return true;
   }
@@ -172,16 +175,33 @@ export class Connection implements Subscriber {
     return this.#closed ? 0 : this.ws.bufferedAmount;
   }
 
-  /** Dropped to keep the instance within REALTIME_MEMORY (realtime/index.ts): as a slow consumer. */
-  shed(): void {
-    if (!this.#closed) this.#dropSlow();
+  /**
+   * Unsent bytes older than the last budget check: what the client left unread since then. A
+   * reading client that has just been sent a large batch has none; a stalled one keeps it all.
+   * (Characters stand in for bytes: the messages are JSON, nearly all ASCII.)
+   */
+  get backlog(): number {
+    return Math.max(0, this.unsent - this.#sentSinceCheck);
   }
 
-  #dropSlow(): void {
-    const error = new ApiError(
-      "TOO_MANY_REQUESTS",
-      `This connection fell behind: more than ${this.deps.bufferBytes} bytes were waiting to be sent. Reconnect and resume with "since".`,
-    );
+  /** The budget was checked: what is unsent from here on counts as backlog at the next check. */
+  checked(): void {
+    this.#sentSinceCheck = 0;
+  }
+
+  /** Dropped to keep the instance within REALTIME_MEMORY (realtime/index.ts): as a slow consumer. */
+  shed(): void {
+    if (!this.#closed) {
+      this.#dropSlow(
+        `This connection fell behind while the server's realtime memory was full: ${this.ws.bufferedAmount} bytes were waiting to be sent. Reconnect and resume with "since".`,
+      );
+    }
+  }
+
+  #dropSlow(
+    message = `This connection fell behind: more than ${this.deps.bufferBytes} bytes were waiting to be sent. Reconnect and resume with "since".`,
+  ): void {
+    const error = new ApiError("TOO_MANY_REQUESTS", message);
     // Past the limit on purpose: the client should learn why, and it is one small message.
     this.ws.send(errorMessage(error));
     this.deps.log.warn({ realtime: { buffered: this.ws.bufferedAmount } }, "realtime: slow consumer dropped");

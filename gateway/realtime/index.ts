@@ -96,27 +96,39 @@ export function registerRealtime(app: FastifyInstance, deps: RealtimeDeps): void
  * Each connection is bounded (REALTIME_BUFFER), but thousands of them are not: 5,000 connections
  * each allowed several MiB is more memory than the machine has. After each batch, when all
  * connections together hold more than REALTIME_MEMORY unsent bytes, the ones furthest behind are
- * dropped as slow consumers (they resume with `since`) until the rest fit. Returns how many.
+ * dropped as slow consumers (they resume with `since`) until the rest fit. Furthest behind is
+ * first the backlog, the bytes still unsent from before the last check (a client that stopped
+ * reading), then all unsent bytes: a reading client that has just been handed a large batch is
+ * not behind. Every connection then starts a new check. Returns how many were dropped.
  */
-export function shedOverBudget(
-  connections: Iterable<{ unsent: number; shed(): void }>,
-  budget: number,
-): number {
+export function shedOverBudget(connections: Iterable<BudgetedConnection>, budget: number): number {
   let total = 0;
-  const behind: { unsent: number; shed(): void }[] = [];
+  const behind: { connection: BudgetedConnection; unsent: number; backlog: number }[] = [];
   for (const connection of connections) {
     const unsent = connection.unsent;
     total += unsent;
-    if (unsent > 0) behind.push(connection);
+    if (unsent > 0) behind.push({ connection, unsent, backlog: connection.backlog });
   }
-  if (total <= budget) return 0;
-  behind.sort((a, b) => b.unsent - a.unsent);
   let shed = 0;
-  for (const connection of behind) {
-    if (total <= budget) break;
-    total -= connection.unsent;
-    connection.shed();
-    shed++;
+  if (total > budget) {
+    behind.sort((a, b) => b.backlog - a.backlog || b.unsent - a.unsent);
+    for (const { connection, unsent } of behind) {
+      if (total <= budget) break;
+      total -= unsent;
+      connection.shed();
+      shed++;
+    }
   }
+  for (const connection of connections) connection.checked();
   return shed;
+}
+
+/** What the budget check reads of a connection (realtime/connection.ts). */
+export interface BudgetedConnection {
+  /** Bytes queued and not yet written to the network. */
+  readonly unsent: number;
+  /** Of those, the bytes already unsent at the last check. */
+  readonly backlog: number;
+  shed(): void;
+  checked(): void;
 }
