@@ -99,7 +99,7 @@ export function registerRealtime(app: FastifyInstance, deps: RealtimeDeps): void
  * dropped as slow consumers (they resume with `since`) until the rest fit. Furthest behind is
  * first the backlog, the bytes still unsent from before the last check (a client that stopped
  * reading), then all unsent bytes: a reading client that has just been handed a large batch is
- * not behind. Every connection then starts a new check. Returns how many were dropped.
+ * not behind. Each connection starts a new check once read. Returns how many were dropped.
  */
 export function shedOverBudget(connections: Iterable<BudgetedConnection>, budget: number): number {
   let total = 0;
@@ -108,6 +108,7 @@ export function shedOverBudget(connections: Iterable<BudgetedConnection>, budget
     const unsent = connection.unsent;
     total += unsent;
     if (unsent > 0) behind.push({ connection, unsent, backlog: connection.backlog });
+    connection.checked();
   }
   let shed = 0;
   if (total > budget) {
@@ -119,7 +120,6 @@ export function shedOverBudget(connections: Iterable<BudgetedConnection>, budget
       shed++;
     }
   }
-  for (const connection of connections) connection.checked();
   return shed;
 }
 

@@ -53,7 +53,13 @@ import { nl } from "../layout.ts";
 import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
 import { type CompiledQuery, orderList } from "../select.ts";
 import { textArray } from "../values.ts";
-import { keysFirstQuery, keysFirstStatements, pageFunctionStatements, pageKey } from "./pagedKeys.ts";
+import {
+  keysFirstQuery,
+  keysFirstStatements,
+  type PageKey,
+  pageFunctionStatements,
+  pageKey,
+} from "./pagedKeys.ts";
 import { keysetStatements, keysetTail } from "./pagedKeyset.ts";
 import {
   countedTotalPieces,
@@ -123,11 +129,20 @@ export const paged: Kind = (route, compile, names) => {
       const [a, b, c, d] = dynamicPieces(q, i1).map((p) => literal(p));
       const ownOrder = orderList(q.order, q.tiebreak, false);
       const staticQuery = pagedQuery(q, i1, undefined, ownOrder);
+      // The route's own rows by keys first, in the own order or its reverse, as a static statement.
+      const staticKeysFirst = (pageKey: PageKey, descending: boolean, at: string) =>
+        keysFirstQuery(
+          q,
+          pageKey,
+          names.page,
+          { limit: LIMIT, where: q.where ?? sql`true`, order: orderList(q.order, q.tiebreak, descending) },
+          at,
+        );
       // Deep pages by keys first (the skipped rows on an index alone); the first pages in one
       // statement, which costs less than the helper's call there (the example's projects, page 1:
       // 190 us against 229 per call).
       const deepStatic = key
-        ? sql`IF (${PAGE} - 1) * ${PER_PAGE} >= ${literal(KEYS_FIRST_FROM_OFFSET)} THEN${nl(`${i1}  `)}RETURN (${keysFirstQuery(q, key, names.page, { limit: LIMIT, where: q.where ?? sql`true`, order: ownOrder }, `${i1}  `)});${nl(i1)}END IF;${nl(i1)}`
+        ? sql`IF (${PAGE} - 1) * ${PER_PAGE} >= ${literal(KEYS_FIRST_FROM_OFFSET)} THEN${nl(`${i1}  `)}RETURN (${staticKeysFirst(key, false, `${i1}  `)});${nl(i1)}END IF;${nl(i1)}`
         : sql``;
       // The own order reversed (newest first, where the primary key orders the route): the same
       // keys-first statement in the other direction, static too, instead of a query text through
@@ -135,7 +150,7 @@ export const paged: Kind = (route, compile, names) => {
       // calls a second through the text, 2,190 static; docs/performance.md).
       const reversedStatic = key
         ? [
-            sql`IF ${ownOrderRequest("DESC")} THEN${nl(i1)}RETURN (${keysFirstQuery(q, key, names.page, { limit: LIMIT, where: q.where ?? sql`true`, order: orderList(q.order, q.tiebreak, true) }, i1)});${nl(indent)}END IF;`,
+            sql`IF ${ownOrderRequest("DESC")} THEN${nl(i1)}RETURN (${staticKeysFirst(key, true, i1)});${nl(indent)}END IF;`,
           ]
         : [];
       const sortOrders = textList(SORT_ORDERS);

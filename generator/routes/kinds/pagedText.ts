@@ -24,27 +24,30 @@ export function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefi
   const inner = `${indent}  `;
   const rows = `${inner}  `;
   const base = where ? { where } : {};
-  const raws = q.properties.filter((p) => p.kind === "raw").map((p) => sql`, ${p.expr}`);
-  const countSelect = selectSql(q, rows, {
-    ...base,
-    select: sql`1${raws.reduce((a, r) => sql`${a}${r}`, sql``)}`,
-  });
-  const total = sql`'total', (SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(inner)}) AS _api_c)`;
+  const total = sql`'total', ${countedTotal(q, indent, where)}`;
   if (!pagesRawRows(q)) {
     const page = selectSql(q, rows, { ...base, orderBy: order, limit: LIMIT });
     return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(_api_r.j) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_r), '[]'::json),${nl(inner)}${total})`;
   }
+  const raw = rawRows(q, inner);
+  const page = selectSql(q, rows, { ...base, select: raw.select, orderBy: order, limit: LIMIT });
+  return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(${q.object}) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${raw.columns}), '[]'::json),${nl(inner)}${total})`;
+}
+
+/**
+ * A page chosen over raw rows: each source's whole row in the page's select list
+ * (`"user" AS _api_w0`), and the laterals that give each source's name back its columns over the
+ * page (`_api_p`).
+ */
+function rawRows(q: CompiledQuery, inner: string): { select: Sql; columns: Sql } {
   const sources = q.scope.sources.map((s, i) => ({ name: ident(s.name), row: trusted(`_api_w${i}`) }));
-  const page = selectSql(q, rows, {
-    ...base,
+  return {
     select: join(sources.map((s) => sql`${s.name} AS ${s.row}`)),
-    orderBy: order,
-    limit: LIMIT,
-  });
-  const columns = sources.map(
-    (s) => sql`${nl(inner)}CROSS JOIN LATERAL (SELECT (_api_p.${s.row}).*) AS ${s.name}`,
-  );
-  return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(${q.object}) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${join(columns, "")}), '[]'::json),${nl(inner)}${total})`;
+    columns: join(
+      sources.map((s) => sql`${nl(inner)}CROSS JOIN LATERAL (SELECT (_api_p.${s.row}).*) AS ${s.name}`),
+      "",
+    ),
+  };
 }
 
 /**
@@ -94,9 +97,10 @@ export function countedTotalPieces(q: CompiledQuery, indent: string): string[] {
 }
 
 /** `(SELECT count(*) FROM (<the route's rows where countWhere>) AS _api_c)`. */
-export function countedTotal(q: CompiledQuery, indent: string, countWhere: Sql): Sql {
+export function countedTotal(q: CompiledQuery, indent: string, countWhere: Sql | undefined): Sql {
   const rows = `${indent}    `;
-  const countSelect = selectSql(q, rows, { where: countWhere, select: countSelectList(q) });
+  const where = countWhere ? { where: countWhere } : {};
+  const countSelect = selectSql(q, rows, { ...where, select: countSelectList(q) });
   return sql`(SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(`${indent}  `)}) AS _api_c)`;
 }
 
@@ -118,18 +122,15 @@ function extendedText(q: CompiledQuery, indent: string): string {
     text =
       sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(_api_p.j), '[]'::json),${nl(inner)}${totalMember})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p`.toString();
   } else {
-    const sources = q.scope.sources.map((s, i) => ({ name: ident(s.name), row: trusted(`_api_w${i}`) }));
+    const raw = rawRows(q, inner);
     const page = selectSql(q, rows, {
       where,
-      select: sql`${join(sources.map((s) => sql`${s.name} AS ${s.row}`))}, ${keys}`,
+      select: sql`${raw.select}, ${keys}`,
       orderBy: trusted(ORDER_MARK),
       limit: LIMIT,
     });
-    const columns = sources.map(
-      (s) => sql`${nl(inner)}CROSS JOIN LATERAL (SELECT (_api_p.${s.row}).*) AS ${s.name}`,
-    );
     text =
-      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(${q.object}), '[]'::json),${nl(inner)}${totalMember})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${join(columns, "")}`.toString();
+      sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(${q.object}), '[]'::json),${nl(inner)}${totalMember})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${raw.columns}`.toString();
   }
   return text;
 }
