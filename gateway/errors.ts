@@ -55,6 +55,8 @@ export interface PostgresErrorLike {
   table?: string;
   schema?: string;
   detail?: string;
+  /** The C function that raised it (sent whatever the server's language): tells RLS apart. */
+  routine?: string;
 }
 
 /**
@@ -126,9 +128,9 @@ function foreignKeyConflict(err: PostgresErrorLike, context: WriteErrorContext):
  *   (the column from the error's column field, checked against the schema).
  * - 23514 check_violation -> 422 VALIDATION_ERROR, `details` for each column the check names.
  *
- * Row-level security (42501) is not mapped here: write functions turn a WITH CHECK failure into
- * A0403 themselves (generator/routes/function.ts), so any other 42501 stays a 500 (a grant is
- * missing: a server fault, not the client's).
+ * Row-level security (42501) is not mapped here: a route function's WITH CHECK failure is
+ * `fromRouteFunctionError`'s; any other 42501 stays a 500 (a grant is missing: a server fault, not
+ * the client's).
  */
 export const POSTGRES_SQLSTATES: Record<string, PostgresMapper> = {
   "23505": (err, context) => {
@@ -247,4 +249,48 @@ export function invalidValueError(err: unknown): ApiError | undefined {
   const code = typeof err === "object" && err !== null ? (err as PostgresErrorLike).code : undefined;
   if (typeof code !== "string" || !INVALID_VALUE_SQLSTATES.has(code)) return undefined;
   return new ApiError("BAD_REQUEST", INVALID_VALUE_MESSAGE, undefined, { cause: err });
+}
+
+/**
+ * Postgres's "this value does not cast" conditions (class 22): text that is not a number
+ * (22P02), out of range (22003), not a date (22007, 22008), a bad time zone offset (22009), an
+ * invalid parameter value (22023, as a scalar where a list is expected).
+ */
+const CAST_FAILURE_SQLSTATES = new Set(["22P02", "22003", "22007", "22008", "22009", "22023"]);
+
+export const CAST_FAILURE_MESSAGE =
+  "A request value does not match the type of the column it is compared with";
+export const TOO_LONG_MESSAGE = "A request value is too long for its column";
+export const ROW_FORBIDDEN_MESSAGE = "You do not have permission to write this row";
+
+/** The routine that raises a row-level-security WITH CHECK failure (42501). */
+const WITH_CHECK_ROUTINE = "ExecWithCheckOptions";
+
+/**
+ * What a route function's own statements raise that is the request's fault, not the server's
+ * (docs/errors.md): a route function casts request and context values to their columns' types
+ * (`($1->>'id')::bigint`), and writes its rows as a role that row-level security binds.
+ * - A value that does not cast (CAST_FAILURE_SQLSTATES): 400 BAD_REQUEST.
+ * - A value too long for its column (22001): 422 VALIDATION_ERROR.
+ * - A row the write would put outside the caller's policies (42501 from ExecWithCheckOptions):
+ *   403 FORBIDDEN. A 42501 from anywhere else is a missing grant (500).
+ * The functions used to map these themselves, in a plpgsql EXCEPTION block: a subtransaction on
+ * every call (docs/performance.md, "The exception block, in the gateway"). The messages are
+ * fixed: Postgres's text names types and values.
+ */
+export function routeValueError(err: unknown): ApiError | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const { code, routine } = err as PostgresErrorLike;
+  if (typeof code !== "string") return undefined;
+  if (CAST_FAILURE_SQLSTATES.has(code))
+    return new ApiError("BAD_REQUEST", CAST_FAILURE_MESSAGE, undefined, { cause: err });
+  if (code === "22001") return new ApiError("VALIDATION_ERROR", TOO_LONG_MESSAGE, undefined, { cause: err });
+  if (code === "42501" && routine === WITH_CHECK_ROUTINE)
+    return new ApiError("FORBIDDEN", ROW_FORBIDDEN_MESSAGE, undefined, { cause: err });
+  return undefined;
+}
+
+/** An error of a route function call (the gateway's statement, a handler's `req.db.call`). */
+export function fromRouteFunctionError(err: unknown, context?: WriteErrorContext): ApiError {
+  return routeValueError(err) ?? fromPostgresError(err, context);
 }

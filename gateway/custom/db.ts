@@ -17,7 +17,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { type AuthResult, type Ctx, checkRoute, type RouteAccess } from "../auth/context.ts";
-import { ApiError, fromPostgresError, type WriteErrorContext } from "../errors.ts";
+import { ApiError, fromPostgresError, fromRouteFunctionError, type WriteErrorContext } from "../errors.ts";
 import { brokeConnection } from "../ops/connectionFailures.ts";
 import { OpenTransaction } from "./openTransaction.ts";
 import { isLostStatement, preparedName } from "./preparedTexts.ts";
@@ -168,7 +168,7 @@ export function callerSession(
         return (result.rows[0] as { body: { data: unknown } }).body.data;
       } catch (error) {
         await c.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
-        throw fromPostgresError(error, route.errors);
+        throw fromRouteFunctionError(error, route.errors);
       }
     },
     async end(commit: boolean): Promise<void> {

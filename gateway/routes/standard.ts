@@ -10,7 +10,7 @@ import type { StandardRoute } from "../../generator/schema/types.ts";
 import { ident } from "../../generator/sql/sql.ts";
 import { type AuthResult, checkRoute } from "../auth/context.ts";
 import { cellStatement } from "../cellQuery.ts";
-import { ApiError, type ErrorDetails, fromPostgresError, type WriteErrorContext } from "../errors.ts";
+import { ApiError, type ErrorDetails, fromRouteFunctionError, type WriteErrorContext } from "../errors.ts";
 import { type ColumnRules, columnRules } from "../filter/columnRules.ts";
 import { checkFilterColumns, type FilterExpr, parseFilter } from "../filter/parse.ts";
 import type { StatementRunner } from "../readPool.ts";
@@ -111,7 +111,7 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
         return { status: 200, headers: { ...headers, "preference-applied": `count=${countMode}` }, body };
       return { status: 200, headers, body };
     } catch (error) {
-      throw fromPostgresError(error, options.write?.errors);
+      throw fromRouteFunctionError(error, options.write?.errors);
     }
   }
   return Object.assign(run, { deprecation });

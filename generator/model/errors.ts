@@ -40,7 +40,7 @@ export const OUR_SQLSTATES = {
   A0422: "VALIDATION_ERROR",
 } as const satisfies Record<string, ErrorCode>;
 
-type OurCode = (typeof OUR_SQLSTATES)[keyof typeof OUR_SQLSTATES];
+export type OurCode = (typeof OUR_SQLSTATES)[keyof typeof OUR_SQLSTATES];
 
 /** The SQLSTATE generated SQL raises for one of our codes (the gateway maps it back). */
 export function sqlstateOf(code: OurCode): string {

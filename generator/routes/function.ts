@@ -23,13 +23,14 @@
 //   also stored in the transaction-local context settings (generator/api/context.ts) when row
 //   policies, raw SQL (which reads the API views) or a write's triggers need it: only the keys
 //   the policies read when nothing else does (FunctionBody.context).
-// - Request values that do not cast to their column's type (`$id` = "abc" for a bigint) raise
-//   A0400 instead of a server error: the query runs in a block that catches those conditions.
+// - No EXCEPTION block: one would cost a subtransaction on every call. What the statements raise
+//   from the request's values (a value that does not cast to its column's type, one too long, a
+//   row outside the caller's policies) reaches the gateway with Postgres's SQLSTATE, and the
+//   gateway answers 400, 422 or 403 (gateway/errors.ts, routeValueError).
 
 import { CONTEXT_VARIABLE, contextAssignment } from "../api/context.ts";
 import { ident, type Sql, sql } from "../sql/sql.ts";
-import { nl } from "./layout.ts";
-import { type ContextUse, raise, SQLSTATE } from "./permissions.ts";
+import type { ContextUse } from "./permissions.ts";
 
 export interface FunctionBody {
   /** Local variable declarations (`_api_x type;`). */
@@ -46,34 +47,15 @@ export interface FunctionBody {
   context: ContextUse;
   /** Every key of the schema's context (`whole`). */
   contextKeys: readonly string[];
-  /**
-   * A write route: the statements always run in a block that also turns a row-level-security
-   * WITH CHECK failure (`insufficient_privilege`) into A0403 and a value too long for its column
-   * (`string_data_right_truncation`) into A0422.
-   */
-  write?: boolean;
 }
-
-export const CAST_FAILURE_MESSAGE =
-  "A request value does not match the type of the column it is compared with";
-export const ROW_FORBIDDEN_MESSAGE = "You do not have permission to write this row";
-export const TOO_LONG_MESSAGE = "A request value is too long for its column";
-
-/** Conditions raised when a request value does not cast (SQLSTATE class 22). */
-const CAST_CONDITIONS = sql`invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
-      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value`;
 
 /** A call of a helper that reads the context settings (sql/context.sql): a safety net. */
 const READS_SETTING = /\bapi\.(ctx|ctx_text|ctx_scopes|has_role|has_scopes|allowed)\(/;
 
-/** A query text that casts request or context values (`($1->>'id')::bigint`, arrays). */
-const CASTS_VALUES = /\(\$[12]->>'[^']*'\)::|jsonb_array_elements_text\(\$[12]/;
-
 export function functionStatements(name: string, body: FunctionBody): string[] {
   const fn = ident("api", name);
   const signature = sql`${fn}(jsonb, jsonb)`;
-  const statements = body.statements("    ");
-  const catches = statements.some((s) => CASTS_VALUES.test(s.toString()));
+  const statements = body.statements("  ");
   const checks = body.checks("  ");
   const lines: Sql[] = [];
   // Each setting costs about 0.5-1 us a call; left unset, a policy reading it matches nothing.
@@ -82,28 +64,7 @@ export function functionStatements(name: string, body: FunctionBody): string[] {
   const keys = whole ? body.contextKeys : body.context.keys;
   if (keys.length > 0) lines.push(contextAssignment(sql`ctx`, keys, whole));
   lines.push(...checks);
-  if (body.write) {
-    lines.push(
-      sql`BEGIN${concat(statements.map((s) => sql`${nl("    ")}${s}`))}
-  EXCEPTION
-    WHEN ${CAST_CONDITIONS} THEN
-      ${raise(SQLSTATE.badRequest, CAST_FAILURE_MESSAGE)}
-    WHEN string_data_right_truncation THEN
-      ${raise(SQLSTATE.validation, TOO_LONG_MESSAGE)}
-    WHEN insufficient_privilege THEN
-      ${raise(SQLSTATE.forbidden, ROW_FORBIDDEN_MESSAGE)}
-  END;`,
-    );
-  } else if (catches) {
-    lines.push(
-      sql`BEGIN${concat(statements.map((s) => sql`${nl("    ")}${s}`))}
-  EXCEPTION WHEN ${CAST_CONDITIONS} THEN
-    ${raise(SQLSTATE.badRequest, CAST_FAILURE_MESSAGE)}
-  END;`,
-    );
-  } else {
-    lines.push(...body.statements("  "));
-  }
+  lines.push(...statements);
   const declarations =
     keys.length > 0 ? [sql`${ident(CONTEXT_VARIABLE)} text[];`, ...body.declare] : body.declare;
   const declare =
@@ -135,10 +96,6 @@ export function ownedByApiOwner(signature: Sql): string[] {
     sql`ALTER FUNCTION ${signature} OWNER TO api_owner;`.toString(),
     sql`REVOKE ALL ON FUNCTION ${signature} FROM PUBLIC;`.toString(),
   ];
-}
-
-function concat(parts: Sql[]): Sql {
-  return parts.reduce((acc, p) => sql`${acc}${p}`, sql``);
 }
 
 /**

@@ -70,7 +70,6 @@ export function routeFunctionStatementsFor(
     // columns, say) may read the caller from `api.ctx`.
     context: write ? { whole: true, keys: [] } : checks.context,
     contextKeys: contextKeys(schema),
-    ...(write ? { write } : {}),
   });
   // A helper first: the function's dynamic SQL calls it.
   return [...(kind.helpers ?? []), ...own];

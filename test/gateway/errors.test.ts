@@ -8,6 +8,7 @@ import path from "node:path";
 import t from "tap";
 import { readAppSchema } from "../../app/load.ts";
 import { builtInAuthenticator, readAuthConfig } from "../../gateway/auth/index.ts";
+import { CAST_FAILURE_MESSAGE, TOO_LONG_MESSAGE } from "../../gateway/errors.ts";
 import { createPool } from "../../gateway/pool.ts";
 import { buildGateway } from "../../gateway/server.ts";
 import { JWT_SECRET, testGateway, token } from "../harness/gateway.ts";
@@ -150,6 +151,11 @@ t.test("example app", async (t) => {
         `BEGIN RAISE EXCEPTION 'secret: %', (SELECT "passwordHash" FROM public."user" LIMIT 1); END`,
       ],
       ["a constraint-like SQLSTATE", "BEGIN RAISE EXCEPTION 'bad' USING ERRCODE = 'P0001'; END"],
+      // Only row security's WITH CHECK is the client's 403; elsewhere 42501 is a missing grant.
+      [
+        "insufficient_privilege, not from row security",
+        "BEGIN RAISE EXCEPTION 'no grant' USING ERRCODE = '42501'; END",
+      ],
     ];
     for (const [what, body] of failures) {
       await replace(body);
@@ -159,6 +165,31 @@ t.test("example app", async (t) => {
       t.same(JSON.parse(res.body), GENERIC_500, `${what}: the generic envelope, nothing else`);
       for (const leak of leaks) t.notMatch(res.body, leak, `${what}: no ${leak}`);
       t.type(res.headers["x-request-id"], "string", `${what}: x-request-id, to find it in the log`);
+    }
+    // A request value's fault, raised by the function's statements: the status its SQLSTATE
+    // says, and our fixed message, never Postgres's text (which quotes the value).
+    const valueFaults: [string, string, number, string, string][] = [
+      [
+        "a value that does not cast",
+        "BEGIN RETURN json_build_object('data', 'abc'::bigint); END",
+        400,
+        "BAD_REQUEST",
+        CAST_FAILURE_MESSAGE,
+      ],
+      [
+        "a value too long for its column",
+        "BEGIN RAISE EXCEPTION 'value too long' USING ERRCODE = '22001'; END",
+        422,
+        "VALIDATION_ERROR",
+        TOO_LONG_MESSAGE,
+      ],
+    ];
+    for (const [what, body, status, code, message] of valueFaults) {
+      await replace(body);
+      const res = await gw.request({ method: "GET", url: "/api/v1/tag", as: member });
+      t.equal(res.statusCode, status, `${what}: ${status}`);
+      t.same(JSON.parse(res.body), { error: { code, message } }, `${what}: our message`);
+      t.notMatch(res.body, /abc|bigint|22P02|22001/, `${what}: no Postgres text`);
     }
     const other = await gw.request({ method: "GET", url: "/api/v1/user", as: member });
     t.equal(other.statusCode, 200, "other routes keep working");

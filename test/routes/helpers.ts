@@ -9,6 +9,8 @@ import path from "node:path";
 import pg from "pg";
 import type { Test } from "tap";
 import { migrateApp } from "../../db/migrate.ts";
+import { routeValueError } from "../../gateway/errors.ts";
+import { type OurCode, sqlstateOf } from "../../generator/model/errors.ts";
 import { routeFunctionName } from "../../generator/routes/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { Schema } from "../../generator/schema/types.ts";
@@ -115,6 +117,9 @@ export async function routeDatabase(
       const text = rows[0].body as string;
       return { ok: true, text, body: JSON.parse(text) };
     } catch (error) {
+      // What the gateway answers for a request value's fault, as the SQLSTATE of ours it stands for.
+      const mapped = routeValueError(error);
+      if (mapped) return { ok: false, code: sqlstateOf(mapped.code as OurCode), message: mapped.message };
       const e = error as { code?: string; message: string };
       return { ok: false, code: e.code ?? "?", message: e.message };
     }

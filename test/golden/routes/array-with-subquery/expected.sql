@@ -18,37 +18,32 @@ BEGIN
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['admin', 'user']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'You do not have permission to access this table';
   END IF;
-  BEGIN
-    RETURN json_build_object('data', (SELECT COALESCE(json_agg(_api_r.j), '[]'::json) FROM (
-      SELECT json_build_object(
-          'id', "user"."id",
-          'email', "user"."email",
-          'orders', (SELECT COALESCE(json_agg("_api_s1".j), '[]'::json) FROM (
-            SELECT json_build_object(
-                'id', "order"."id",
-                'amount', "order"."amount",
-                'items', (SELECT COALESCE(json_agg("_api_s2".j), '[]'::json) FROM (
-                  SELECT json_build_object(
-                      'sku', "item"."sku"
-                    ) AS j
-                  FROM "public"."item" AS "item"
-                  WHERE "item"."orderId" = "order"."id"
-                  ORDER BY "item"."id" ASC
-                ) AS "_api_s2")
-              ) AS j
-            FROM "public"."order" AS "order"
-            WHERE "order"."userId" = "user"."id"
-            ORDER BY "order"."createdOn" DESC, "order"."id" ASC
-          ) AS "_api_s1")
-        ) AS j
-      FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-      WHERE "user"."email" ILIKE '%' || api.like_literal(($1->>'q')) || '%' OR ("user"."id" = ANY (ARRAY(SELECT jsonb_array_elements_text($1->'ids'))::bigint[]) AND "user"."firstName" NOT IN ('a', 'b') AND ("user"."companyId" = ($2->>'companyId')::bigint))
-      ORDER BY "user"."email" ASC, "user"."id" ASC
-    ) AS _api_r));
-  EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
-      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
-  END;
+  RETURN json_build_object('data', (SELECT COALESCE(json_agg(_api_r.j), '[]'::json) FROM (
+    SELECT json_build_object(
+        'id', "user"."id",
+        'email', "user"."email",
+        'orders', (SELECT COALESCE(json_agg("_api_s1".j), '[]'::json) FROM (
+          SELECT json_build_object(
+              'id', "order"."id",
+              'amount', "order"."amount",
+              'items', (SELECT COALESCE(json_agg("_api_s2".j), '[]'::json) FROM (
+                SELECT json_build_object(
+                    'sku', "item"."sku"
+                  ) AS j
+                FROM "public"."item" AS "item"
+                WHERE "item"."orderId" = "order"."id"
+                ORDER BY "item"."id" ASC
+              ) AS "_api_s2")
+            ) AS j
+          FROM "public"."order" AS "order"
+          WHERE "order"."userId" = "user"."id"
+          ORDER BY "order"."createdOn" DESC, "order"."id" ASC
+        ) AS "_api_s1")
+      ) AS j
+    FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+    WHERE "user"."email" ILIKE '%' || api.like_literal(($1->>'q')) || '%' OR ("user"."id" = ANY (ARRAY(SELECT jsonb_array_elements_text($1->'ids'))::bigint[]) AND "user"."firstName" NOT IN ('a', 'b') AND ("user"."companyId" = ($2->>'companyId')::bigint))
+    ORDER BY "user"."email" ASC, "user"."id" ASC
+  ) AS _api_r));
 END
 $fn$;
 

@@ -166,22 +166,17 @@ BEGIN
   IF NOT COALESCE(($2->'scopes') @> '["read:user"]'::jsonb, false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
-  BEGIN
-    RETURN json_build_object('data', (SELECT COALESCE(json_agg(_api_r.j), '[]'::json) FROM (
-      SELECT json_build_object(
-          'id', "user"."id",
-          'firstName', "user"."firstName",
-          'lastName', "user"."lastName",
-          'companyName', "custom_company"."name"
-        ) AS j
-      FROM "public"."user" AS "user"
-      INNER JOIN "public"."company" AS "custom_company" ON ("user"."companyId" = "custom_company"."id" AND "user"."createdOn" < ($1->>'date')::timestamptz)
-      ORDER BY "user"."id" ASC, "custom_company"."id" ASC
-    ) AS _api_r));
-  EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
-      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
-  END;
+  RETURN json_build_object('data', (SELECT COALESCE(json_agg(_api_r.j), '[]'::json) FROM (
+    SELECT json_build_object(
+        'id', "user"."id",
+        'firstName', "user"."firstName",
+        'lastName', "user"."lastName",
+        'companyName', "custom_company"."name"
+      ) AS j
+    FROM "public"."user" AS "user"
+    INNER JOIN "public"."company" AS "custom_company" ON ("user"."companyId" = "custom_company"."id" AND "user"."createdOn" < ($1->>'date')::timestamptz)
+    ORDER BY "user"."id" ASC, "custom_company"."id" ASC
+  ) AS _api_r));
 END
 $fn$;
 
@@ -206,34 +201,29 @@ BEGIN
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
-  BEGIN
-    SELECT json_build_object(
-        'id', "user"."id",
-        'createdOn', "user"."createdOn",
-        'modifiedOn', "user"."modifiedOn",
-        'firstName', "user"."firstName",
-        'lastName', "user"."lastName",
-        'companyId', "user"."companyId",
-        'email', "user"."email",
-        'role', "user"."role",
-        'permissionLogin', "user"."permissionLogin",
-        'lastLoginOn', "user"."lastLoginOn",
-        'phone', "user"."phone",
-        'accountStatus', "user"."accountStatus",
-        'onboardingStatus', "user"."onboardingStatus",
-        'testAge', "user"."testAge",
-        'metadata', "user"."metadata"
-      ) INTO _api_row
-    FROM "public"."user" AS "user"
-    WHERE "user"."id" = ($2->>'userId')::bigint;
-    IF NOT FOUND THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
-    END IF;
-    RETURN json_build_object('data', _api_row);
-  EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
-      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
-  END;
+  SELECT json_build_object(
+      'id', "user"."id",
+      'createdOn', "user"."createdOn",
+      'modifiedOn', "user"."modifiedOn",
+      'firstName', "user"."firstName",
+      'lastName', "user"."lastName",
+      'companyId', "user"."companyId",
+      'email', "user"."email",
+      'role', "user"."role",
+      'permissionLogin', "user"."permissionLogin",
+      'lastLoginOn', "user"."lastLoginOn",
+      'phone', "user"."phone",
+      'accountStatus', "user"."accountStatus",
+      'onboardingStatus', "user"."onboardingStatus",
+      'testAge', "user"."testAge",
+      'metadata', "user"."metadata"
+    ) INTO _api_row
+  FROM "public"."user" AS "user"
+  WHERE "user"."id" = ($2->>'userId')::bigint;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
+  END IF;
+  RETURN json_build_object('data', _api_row);
 END
 $fn$;
 
@@ -258,34 +248,29 @@ BEGIN
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
-  BEGIN
-    SELECT json_build_object(
-        'id', "user"."id",
-        'createdOn', "user"."createdOn",
-        'modifiedOn', "user"."modifiedOn",
-        'firstName', "user"."firstName",
-        'lastName', "user"."lastName",
-        'companyId', "user"."companyId",
-        'email', "user"."email",
-        'role', "user"."role",
-        'permissionLogin', "user"."permissionLogin",
-        'lastLoginOn', "user"."lastLoginOn",
-        'phone', "user"."phone",
-        'accountStatus', "user"."accountStatus",
-        'onboardingStatus', "user"."onboardingStatus",
-        'testAge', "user"."testAge",
-        'metadata', "user"."metadata"
-      ) INTO _api_row
-    FROM "public"."user" AS "user"
-    WHERE "user"."id" = ($2->>'userId')::bigint;
-    IF NOT FOUND THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
-    END IF;
-    RETURN json_build_object('data', _api_row);
-  EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
-      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
-  END;
+  SELECT json_build_object(
+      'id', "user"."id",
+      'createdOn', "user"."createdOn",
+      'modifiedOn', "user"."modifiedOn",
+      'firstName', "user"."firstName",
+      'lastName', "user"."lastName",
+      'companyId', "user"."companyId",
+      'email', "user"."email",
+      'role', "user"."role",
+      'permissionLogin', "user"."permissionLogin",
+      'lastLoginOn', "user"."lastLoginOn",
+      'phone', "user"."phone",
+      'accountStatus', "user"."accountStatus",
+      'onboardingStatus', "user"."onboardingStatus",
+      'testAge', "user"."testAge",
+      'metadata', "user"."metadata"
+    ) INTO _api_row
+  FROM "public"."user" AS "user"
+  WHERE "user"."id" = ($2->>'userId')::bigint;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
+  END IF;
+  RETURN json_build_object('data', _api_row);
 END
 $fn$;
 
@@ -369,374 +354,328 @@ BEGIN
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
-  BEGIN
-    IF COALESCE(($1->>'page')::bigint, 1) < 1 OR COALESCE(($1->>'perPage')::bigint, 10) < 1 THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'page and perPage must be at least 1';
-    END IF;
-    _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
-    IF _api_sort_order NOT IN ('ASC', 'DESC', 'NONE', 'RAND') THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'sortOrder must be one of ASC, DESC, NONE, RAND';
-    END IF;
-    _api_sort_by := NULLIF($1->>'sortBy', '');
-    _api_filter := NULLIF($1->'filter', 'null'::jsonb);
-    _api_count := COALESCE($1->>'$count', 'exact');
-    IF _api_count NOT IN ('exact', 'planned', 'estimated') THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'count must be one of exact, planned, estimated';
-    END IF;
-    IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
-      IF (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10) >= 100 THEN
-        RETURN (SELECT json_build_object(
-          'data', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
-            SELECT "user"."id"
-            FROM "public"."user" AS "user"
-            WHERE true
-            ORDER BY "user"."id" ASC
-            LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10))),
-          'total', (SELECT count(*)
-            FROM "public"."user" AS "user"
-            WHERE true)));
-      END IF;
-      RETURN (SELECT json_build_object(
-        'data', COALESCE((SELECT json_agg(json_build_object(
-              'id', "user"."id",
-              'createdOn', "user"."createdOn",
-              'modifiedOn', "user"."modifiedOn",
-              'firstName', "user"."firstName",
-              'lastName', "user"."lastName",
-              'companyId', "user"."companyId",
-              'email', "user"."email",
-              'role', "user"."role",
-              'permissionLogin', "user"."permissionLogin",
-              'lastLoginOn', "user"."lastLoginOn",
-              'phone', "user"."phone",
-              'accountStatus', "user"."accountStatus",
-              'onboardingStatus', "user"."onboardingStatus",
-              'testAge', "user"."testAge",
-              'metadata', "user"."metadata"
-            )) FROM (
-          SELECT "user" AS _api_w0
-          FROM "public"."user" AS "user"
-          ORDER BY "user"."id" ASC
-          LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-        ) AS _api_p
-        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"), '[]'::json),
-        'total', (SELECT count(*) FROM (
-          SELECT 1
-          FROM "public"."user" AS "user"
-        ) AS _api_c)));
-    END IF;
-    IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'DESC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
+  IF COALESCE(($1->>'page')::bigint, 1) < 1 OR COALESCE(($1->>'perPage')::bigint, 10) < 1 THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'page and perPage must be at least 1';
+  END IF;
+  _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
+  IF _api_sort_order NOT IN ('ASC', 'DESC', 'NONE', 'RAND') THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'sortOrder must be one of ASC, DESC, NONE, RAND';
+  END IF;
+  _api_sort_by := NULLIF($1->>'sortBy', '');
+  _api_filter := NULLIF($1->'filter', 'null'::jsonb);
+  _api_count := COALESCE($1->>'$count', 'exact');
+  IF _api_count NOT IN ('exact', 'planned', 'estimated') THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'count must be one of exact, planned, estimated';
+  END IF;
+  IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
+    IF (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10) >= 100 THEN
       RETURN (SELECT json_build_object(
         'data', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
           SELECT "user"."id"
           FROM "public"."user" AS "user"
           WHERE true
-          ORDER BY "user"."id" DESC
+          ORDER BY "user"."id" ASC
           LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10))),
         'total', (SELECT count(*)
           FROM "public"."user" AS "user"
           WHERE true)));
     END IF;
-    _api_columns := '{"user.id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"user.createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"user.lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"user.companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"user.email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"user.role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"user.permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"user.lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"user.accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"user.metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true},"id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true}}'::jsonb;
-    _api_where := 'true';
-    IF _api_filter IS NOT NULL THEN
-      _api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);
-      _api_values := _api_filtered.vals;
-      _api_where := _api_where || ' AND ' || _api_filtered.clause;
-    END IF;
-    IF _api_sort_by IS NOT NULL THEN
-      _api_entry := _api_columns -> _api_sort_by;
-      IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN
-        RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = format('column "%s" is not available for sorting', left(_api_sort_by, 200));
-      END IF;
-    END IF;
-    _api_order := CASE
-      WHEN _api_sort_order = 'RAND' THEN 'random(), "user"."id" ASC'
-      WHEN _api_sort_order = 'NONE' THEN '"user"."id" ASC'
-      WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ' DESC, "user"."id" DESC'
-      WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ' ASC, "user"."id" ASC'
-      WHEN _api_sort_order = 'DESC' THEN '"user"."id" DESC'
-      ELSE '"user"."id" ASC'
-    END;
-    IF _api_count <> 'exact' OR $1 ? 'after' THEN
-      _api_cwhere := _api_where;
-      _api_keys := 'NULL';
-      _api_extra := '';
-      IF $1 ? 'after' THEN
-        IF _api_sort_order = 'RAND' THEN
-          RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after cannot be combined with sortOrder RAND';
-        END IF;
-        IF COALESCE(($1->>'page')::bigint, 1) <> 1 THEN
-          RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after cannot be combined with page';
-        END IF;
-        IF NOT (_api_columns ?& ARRAY['user.id']::text[]) THEN
-          RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after: this route''s primary key is hidden from you';
-        END IF;
-        IF _api_sort_by IS NOT NULL THEN
-          IF _api_entry->>'type' IS NULL THEN
-            RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after cannot be combined with sorting by a computed property';
-          END IF;
-          _api_key := _api_entry->>'sql';
-          _api_key_type := _api_entry->>'type';
-          _api_key_desc := _api_sort_order = 'DESC';
-        ELSIF _api_sort_order = 'NONE' THEN
-          _api_key := NULL;
-        ELSE
-          _api_key := NULL;
-        END IF;
-        _api_tail_desc := _api_sort_order = 'DESC';
-        _api_keys := 'json_build_array(' || CASE WHEN _api_key IS NULL THEN '' ELSE _api_key || ', ' END || '"user"."id")';
-        _api_extra := ', ''next'', CASE WHEN count(*) = COALESCE(($1->>''perPage'')::bigint, 10) THEN translate(encode(convert_to(json_build_object(''s'', COALESCE(NULLIF($1->>''sortBy'', ''''), ''''), ''o'', upper(COALESCE($1->>''sortOrder'', ''ASC'')), ''k'', (array_agg(_api_p._api_k))[count(*)])::text, ''UTF8''), ''base64''), ''+/='' || chr(10), ''-_'') END';
-        IF $1->>'after' <> '' THEN
-          BEGIN
-            _api_after := convert_from(decode(rpad(translate($1->>'after', '-_', '+/'), (length($1->>'after') + 3) / 4 * 4, '='), 'base64'), 'UTF8')::jsonb;
-          EXCEPTION WHEN OTHERS THEN
-            _api_after := NULL;
-          END;
-          IF _api_after IS NULL OR jsonb_typeof(_api_after) <> 'object' OR jsonb_typeof(_api_after->'k') IS DISTINCT FROM 'array'
-            OR (_api_after->>'s') IS DISTINCT FROM COALESCE(_api_sort_by, '') OR (_api_after->>'o') IS DISTINCT FROM _api_sort_order
-            OR jsonb_array_length(_api_after->'k') <> 1 + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END) THEN
-            RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after is not a cursor of this route for this sortBy and sortOrder';
-          END IF;
-          _api_cursor := ARRAY(SELECT jsonb_array_elements_text(_api_after->'k'));
-          _api_where := _api_where || ' AND ' || CASE
-            WHEN _api_key IS NULL THEN CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[1] AS bigint)))' ELSE '(("user"."id") > (CAST($4[1] AS bigint)))' END
-            WHEN _api_cursor[1] IS NULL AND _api_key_desc THEN '(' || _api_key || ' IS NOT NULL OR (' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
-            WHEN _api_cursor[1] IS NULL THEN '(' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || ')'
-            WHEN _api_key_desc = _api_tail_desc AND _api_key_desc THEN '((' || _api_key || ', ' || '"user"."id"' || ') < (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || '))'
-            WHEN _api_key_desc = _api_tail_desc THEN '(((' || _api_key || ', ' || '"user"."id"' || ') > (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || ')) OR ' || _api_key || ' IS NULL)'
-            WHEN _api_key_desc THEN '(' || _api_key || ' < ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
-            ELSE '(' || _api_key || ' > ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR ' || _api_key || ' IS NULL OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
-          END;
-        END IF;
-        IF _api_count = 'exact' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
-          IF _api_cursor IS NULL THEN
-            RETURN (SELECT json_build_object(
-              'data', COALESCE(json_agg(json_build_object(
-              'id', "user"."id",
-              'createdOn', "user"."createdOn",
-              'modifiedOn', "user"."modifiedOn",
-              'firstName', "user"."firstName",
-              'lastName', "user"."lastName",
-              'companyId', "user"."companyId",
-              'email', "user"."email",
-              'role', "user"."role",
-              'permissionLogin', "user"."permissionLogin",
-              'lastLoginOn', "user"."lastLoginOn",
-              'phone', "user"."phone",
-              'accountStatus', "user"."accountStatus",
-              'onboardingStatus', "user"."onboardingStatus",
-              'testAge', "user"."testAge",
-              'metadata', "user"."metadata"
-            )), '[]'::json),
-              'total', (SELECT count(*) FROM (
-                SELECT 1
-                FROM "public"."user" AS "user"
-                WHERE true
-              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
-              FROM (
-                SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
-                FROM "public"."user" AS "user"
-                WHERE true
-                ORDER BY "user"."id" ASC
-                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-              ) AS _api_p
-              CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
-          END IF;
-          RETURN (SELECT json_build_object(
-              'data', COALESCE(json_agg(json_build_object(
-              'id', "user"."id",
-              'createdOn', "user"."createdOn",
-              'modifiedOn', "user"."modifiedOn",
-              'firstName', "user"."firstName",
-              'lastName', "user"."lastName",
-              'companyId', "user"."companyId",
-              'email', "user"."email",
-              'role', "user"."role",
-              'permissionLogin', "user"."permissionLogin",
-              'lastLoginOn', "user"."lastLoginOn",
-              'phone', "user"."phone",
-              'accountStatus', "user"."accountStatus",
-              'onboardingStatus', "user"."onboardingStatus",
-              'testAge', "user"."testAge",
-              'metadata', "user"."metadata"
-            )), '[]'::json),
-              'total', (SELECT count(*) FROM (
-                SELECT 1
-                FROM "public"."user" AS "user"
-                WHERE true
-              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
-              FROM (
-                SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
-                FROM "public"."user" AS "user"
-                WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
-                ORDER BY "user"."id" ASC
-                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-              ) AS _api_p
-              CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
-        END IF;
-        IF _api_count = 'planned' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
-          _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
-        END IF;
-        IF _api_count = 'planned' AND _api_total IS NOT NULL AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
-          IF _api_cursor IS NULL THEN
-            RETURN (SELECT json_build_object(
-              'data', COALESCE(json_agg(json_build_object(
-              'id', "user"."id",
-              'createdOn', "user"."createdOn",
-              'modifiedOn', "user"."modifiedOn",
-              'firstName', "user"."firstName",
-              'lastName', "user"."lastName",
-              'companyId', "user"."companyId",
-              'email', "user"."email",
-              'role', "user"."role",
-              'permissionLogin', "user"."permissionLogin",
-              'lastLoginOn', "user"."lastLoginOn",
-              'phone', "user"."phone",
-              'accountStatus', "user"."accountStatus",
-              'onboardingStatus', "user"."onboardingStatus",
-              'testAge', "user"."testAge",
-              'metadata', "user"."metadata"
-            )), '[]'::json),
-              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
-              FROM (
-                SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
-                FROM "public"."user" AS "user"
-                WHERE true
-                ORDER BY "user"."id" ASC
-                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-              ) AS _api_p
-              CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
-          END IF;
-          RETURN (SELECT json_build_object(
-              'data', COALESCE(json_agg(json_build_object(
-              'id', "user"."id",
-              'createdOn', "user"."createdOn",
-              'modifiedOn', "user"."modifiedOn",
-              'firstName', "user"."firstName",
-              'lastName', "user"."lastName",
-              'companyId', "user"."companyId",
-              'email', "user"."email",
-              'role', "user"."role",
-              'permissionLogin', "user"."permissionLogin",
-              'lastLoginOn', "user"."lastLoginOn",
-              'phone', "user"."phone",
-              'accountStatus', "user"."accountStatus",
-              'onboardingStatus', "user"."onboardingStatus",
-              'testAge', "user"."testAge",
-              'metadata', "user"."metadata"
-            )), '[]'::json),
-              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
-              FROM (
-                SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
-                FROM "public"."user" AS "user"
-                WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
-                ORDER BY "user"."id" ASC
-                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-              ) AS _api_p
-              CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
-        END IF;
-      END IF;
-      IF _api_count = 'estimated' THEN
-        _api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || 'SELECT 1
+    RETURN (SELECT json_build_object(
+      'data', COALESCE((SELECT json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )) FROM (
+        SELECT "user" AS _api_w0
         FROM "public"."user" AS "user"
-        WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c',
-          $1, $2, _api_values, NULL, NULL, NULL, false)::text::bigint;
-        IF _api_total > 1000 THEN
-          _api_total := NULL;
-          _api_count := 'planned';
-        ELSE
-          _api_count := 'exact';
-        END IF;
-        _api_extra := _api_extra || ', ''totalMode'', $6::text';
-      ELSIF _api_count = 'planned' THEN
-        _api_extra := _api_extra || ', ''totalMode'', $6::text';
-      END IF;
-      IF _api_count = 'planned' THEN
-        IF _api_filter IS NULL THEN
-          _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
-        END IF;
-        IF _api_total IS NULL THEN
-          _api_plan := api.execute_cached('SELECT 1
+        ORDER BY "user"."id" ASC
+        LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+      ) AS _api_p
+      CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"), '[]'::json),
+      'total', (SELECT count(*) FROM (
+        SELECT 1
         FROM "public"."user" AS "user"
-        WHERE ' || _api_cwhere || '',
-            $1, $2, _api_values, NULL, NULL, NULL, true);
-          _api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);
-        END IF;
-      END IF;
-      _api_query := 'SELECT json_build_object(
-          ''data'', COALESCE(json_agg(json_build_object(
-              ''id'', "user"."id",
-              ''createdOn'', "user"."createdOn",
-              ''modifiedOn'', "user"."modifiedOn",
-              ''firstName'', "user"."firstName",
-              ''lastName'', "user"."lastName",
-              ''companyId'', "user"."companyId",
-              ''email'', "user"."email",
-              ''role'', "user"."role",
-              ''permissionLogin'', "user"."permissionLogin",
-              ''lastLoginOn'', "user"."lastLoginOn",
-              ''phone'', "user"."phone",
-              ''accountStatus'', "user"."accountStatus",
-              ''onboardingStatus'', "user"."onboardingStatus",
-              ''testAge'', "user"."testAge",
-              ''metadata'', "user"."metadata"
-            )), ''[]''::json),
-          ''total'', '
-        || CASE WHEN _api_total IS NULL THEN '(SELECT count(*) FROM (
-            SELECT 1
-            FROM "public"."user" AS "user"
-            WHERE ' || _api_cwhere || '
-          ) AS _api_c)' ELSE '$5' END
-        || _api_extra || ')
-          FROM (
-            SELECT "user" AS _api_w0, '
-        || _api_keys || ' AS _api_k
-            FROM "public"."user" AS "user"
-            WHERE '
-        || _api_where || '
-            ORDER BY '
-        || _api_order || '
-            LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
-          ) AS _api_p
-          CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"';
-      RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);
+      ) AS _api_c)));
+  END IF;
+  IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'DESC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
+    RETURN (SELECT json_build_object(
+      'data', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
+        SELECT "user"."id"
+        FROM "public"."user" AS "user"
+        WHERE true
+        ORDER BY "user"."id" DESC
+        LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10))),
+      'total', (SELECT count(*)
+        FROM "public"."user" AS "user"
+        WHERE true)));
+  END IF;
+  _api_columns := '{"user.id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"user.createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"user.lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"user.companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"user.email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"user.role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"user.permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"user.lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"user.accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"user.metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true},"id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true}}'::jsonb;
+  _api_where := 'true';
+  IF _api_filter IS NOT NULL THEN
+    _api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);
+    _api_values := _api_filtered.vals;
+    _api_where := _api_where || ' AND ' || _api_filtered.clause;
+  END IF;
+  IF _api_sort_by IS NOT NULL THEN
+    _api_entry := _api_columns -> _api_sort_by;
+    IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN
+      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = format('column "%s" is not available for sorting', left(_api_sort_by, 200));
     END IF;
-    IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN
-      RETURN api.execute_cached('SELECT json_build_object(
-        ''data'', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
-          SELECT "user"."id"
-          FROM "public"."user" AS "user"
-          WHERE '
-        || _api_where || '
-          ORDER BY '
-        || _api_order || '
-          LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10))),
-        ''total'', (SELECT count(*)
-          FROM "public"."user" AS "user"
-          WHERE '
-        || _api_where || '))',
-        $1, $2, _api_values, NULL, NULL, NULL, false);
+  END IF;
+  _api_order := CASE
+    WHEN _api_sort_order = 'RAND' THEN 'random(), "user"."id" ASC'
+    WHEN _api_sort_order = 'NONE' THEN '"user"."id" ASC'
+    WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ' DESC, "user"."id" DESC'
+    WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ' ASC, "user"."id" ASC'
+    WHEN _api_sort_order = 'DESC' THEN '"user"."id" DESC'
+    ELSE '"user"."id" ASC'
+  END;
+  IF _api_count <> 'exact' OR $1 ? 'after' THEN
+    _api_cwhere := _api_where;
+    _api_keys := 'NULL';
+    _api_extra := '';
+    IF $1 ? 'after' THEN
+      IF _api_sort_order = 'RAND' THEN
+        RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after cannot be combined with sortOrder RAND';
+      END IF;
+      IF COALESCE(($1->>'page')::bigint, 1) <> 1 THEN
+        RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after cannot be combined with page';
+      END IF;
+      IF NOT (_api_columns ?& ARRAY['user.id']::text[]) THEN
+        RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after: this route''s primary key is hidden from you';
+      END IF;
+      IF _api_sort_by IS NOT NULL THEN
+        IF _api_entry->>'type' IS NULL THEN
+          RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after cannot be combined with sorting by a computed property';
+        END IF;
+        _api_key := _api_entry->>'sql';
+        _api_key_type := _api_entry->>'type';
+        _api_key_desc := _api_sort_order = 'DESC';
+      ELSIF _api_sort_order = 'NONE' THEN
+        _api_key := NULL;
+      ELSE
+        _api_key := NULL;
+      END IF;
+      _api_tail_desc := _api_sort_order = 'DESC';
+      _api_keys := 'json_build_array(' || CASE WHEN _api_key IS NULL THEN '' ELSE _api_key || ', ' END || '"user"."id")';
+      _api_extra := ', ''next'', CASE WHEN count(*) = COALESCE(($1->>''perPage'')::bigint, 10) THEN translate(encode(convert_to(json_build_object(''s'', COALESCE(NULLIF($1->>''sortBy'', ''''), ''''), ''o'', upper(COALESCE($1->>''sortOrder'', ''ASC'')), ''k'', (array_agg(_api_p._api_k))[count(*)])::text, ''UTF8''), ''base64''), ''+/='' || chr(10), ''-_'') END';
+      IF $1->>'after' <> '' THEN
+        BEGIN
+          _api_after := convert_from(decode(rpad(translate($1->>'after', '-_', '+/'), (length($1->>'after') + 3) / 4 * 4, '='), 'base64'), 'UTF8')::jsonb;
+        EXCEPTION WHEN OTHERS THEN
+          _api_after := NULL;
+        END;
+        IF _api_after IS NULL OR jsonb_typeof(_api_after) <> 'object' OR jsonb_typeof(_api_after->'k') IS DISTINCT FROM 'array'
+          OR (_api_after->>'s') IS DISTINCT FROM COALESCE(_api_sort_by, '') OR (_api_after->>'o') IS DISTINCT FROM _api_sort_order
+          OR jsonb_array_length(_api_after->'k') <> 1 + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END) THEN
+          RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after is not a cursor of this route for this sortBy and sortOrder';
+        END IF;
+        _api_cursor := ARRAY(SELECT jsonb_array_elements_text(_api_after->'k'));
+        _api_where := _api_where || ' AND ' || CASE
+          WHEN _api_key IS NULL THEN CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[1] AS bigint)))' ELSE '(("user"."id") > (CAST($4[1] AS bigint)))' END
+          WHEN _api_cursor[1] IS NULL AND _api_key_desc THEN '(' || _api_key || ' IS NOT NULL OR (' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
+          WHEN _api_cursor[1] IS NULL THEN '(' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || ')'
+          WHEN _api_key_desc = _api_tail_desc AND _api_key_desc THEN '((' || _api_key || ', ' || '"user"."id"' || ') < (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || '))'
+          WHEN _api_key_desc = _api_tail_desc THEN '(((' || _api_key || ', ' || '"user"."id"' || ') > (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || ')) OR ' || _api_key || ' IS NULL)'
+          WHEN _api_key_desc THEN '(' || _api_key || ' < ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
+          ELSE '(' || _api_key || ' > ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR ' || _api_key || ' IS NULL OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
+        END;
+      END IF;
+      IF _api_count = 'exact' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
+        IF _api_cursor IS NULL THEN
+          RETURN (SELECT json_build_object(
+            'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+            'total', (SELECT count(*) FROM (
+              SELECT 1
+              FROM "public"."user" AS "user"
+              WHERE true
+            ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+            FROM (
+              SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+              FROM "public"."user" AS "user"
+              WHERE true
+              ORDER BY "user"."id" ASC
+              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+            ) AS _api_p
+            CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+        END IF;
+        RETURN (SELECT json_build_object(
+            'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+            'total', (SELECT count(*) FROM (
+              SELECT 1
+              FROM "public"."user" AS "user"
+              WHERE true
+            ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+            FROM (
+              SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+              FROM "public"."user" AS "user"
+              WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
+              ORDER BY "user"."id" ASC
+              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+            ) AS _api_p
+            CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+      END IF;
+      IF _api_count = 'planned' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
+        _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
+      END IF;
+      IF _api_count = 'planned' AND _api_total IS NOT NULL AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
+        IF _api_cursor IS NULL THEN
+          RETURN (SELECT json_build_object(
+            'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+            'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+            FROM (
+              SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+              FROM "public"."user" AS "user"
+              WHERE true
+              ORDER BY "user"."id" ASC
+              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+            ) AS _api_p
+            CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+        END IF;
+        RETURN (SELECT json_build_object(
+            'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+            'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+            FROM (
+              SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+              FROM "public"."user" AS "user"
+              WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
+              ORDER BY "user"."id" ASC
+              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+            ) AS _api_p
+            CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+      END IF;
+    END IF;
+    IF _api_count = 'estimated' THEN
+      _api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || 'SELECT 1
+      FROM "public"."user" AS "user"
+      WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c',
+        $1, $2, _api_values, NULL, NULL, NULL, false)::text::bigint;
+      IF _api_total > 1000 THEN
+        _api_total := NULL;
+        _api_count := 'planned';
+      ELSE
+        _api_count := 'exact';
+      END IF;
+      _api_extra := _api_extra || ', ''totalMode'', $6::text';
+    ELSIF _api_count = 'planned' THEN
+      _api_extra := _api_extra || ', ''totalMode'', $6::text';
+    END IF;
+    IF _api_count = 'planned' THEN
+      IF _api_filter IS NULL THEN
+        _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
+      END IF;
+      IF _api_total IS NULL THEN
+        _api_plan := api.execute_cached('SELECT 1
+      FROM "public"."user" AS "user"
+      WHERE ' || _api_cwhere || '',
+          $1, $2, _api_values, NULL, NULL, NULL, true);
+        _api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);
+      END IF;
     END IF;
     _api_query := 'SELECT json_build_object(
-        ''data'', COALESCE((SELECT json_agg(json_build_object(
-              ''id'', "user"."id",
-              ''createdOn'', "user"."createdOn",
-              ''modifiedOn'', "user"."modifiedOn",
-              ''firstName'', "user"."firstName",
-              ''lastName'', "user"."lastName",
-              ''companyId'', "user"."companyId",
-              ''email'', "user"."email",
-              ''role'', "user"."role",
-              ''permissionLogin'', "user"."permissionLogin",
-              ''lastLoginOn'', "user"."lastLoginOn",
-              ''phone'', "user"."phone",
-              ''accountStatus'', "user"."accountStatus",
-              ''onboardingStatus'', "user"."onboardingStatus",
-              ''testAge'', "user"."testAge",
-              ''metadata'', "user"."metadata"
-            )) FROM (
-          SELECT "user" AS _api_w0
+        ''data'', COALESCE(json_agg(json_build_object(
+            ''id'', "user"."id",
+            ''createdOn'', "user"."createdOn",
+            ''modifiedOn'', "user"."modifiedOn",
+            ''firstName'', "user"."firstName",
+            ''lastName'', "user"."lastName",
+            ''companyId'', "user"."companyId",
+            ''email'', "user"."email",
+            ''role'', "user"."role",
+            ''permissionLogin'', "user"."permissionLogin",
+            ''lastLoginOn'', "user"."lastLoginOn",
+            ''phone'', "user"."phone",
+            ''accountStatus'', "user"."accountStatus",
+            ''onboardingStatus'', "user"."onboardingStatus",
+            ''testAge'', "user"."testAge",
+            ''metadata'', "user"."metadata"
+          )), ''[]''::json),
+        ''total'', '
+      || CASE WHEN _api_total IS NULL THEN '(SELECT count(*) FROM (
+          SELECT 1
+          FROM "public"."user" AS "user"
+          WHERE ' || _api_cwhere || '
+        ) AS _api_c)' ELSE '$5' END
+      || _api_extra || ')
+        FROM (
+          SELECT "user" AS _api_w0, '
+      || _api_keys || ' AS _api_k
           FROM "public"."user" AS "user"
           WHERE '
       || _api_where || '
@@ -744,18 +683,59 @@ BEGIN
       || _api_order || '
           LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
         ) AS _api_p
-        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"), ''[]''::json),
-        ''total'', (SELECT count(*) FROM (
-          SELECT 1
-          FROM "public"."user" AS "user"
-          WHERE '
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"';
+    RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);
+  END IF;
+  IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN
+    RETURN api.execute_cached('SELECT json_build_object(
+      ''data'', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
+        SELECT "user"."id"
+        FROM "public"."user" AS "user"
+        WHERE '
       || _api_where || '
-        ) AS _api_c))';
-    RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL, false);
-  EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
-      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
-  END;
+        ORDER BY '
+      || _api_order || '
+        LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10))),
+      ''total'', (SELECT count(*)
+        FROM "public"."user" AS "user"
+        WHERE '
+      || _api_where || '))',
+      $1, $2, _api_values, NULL, NULL, NULL, false);
+  END IF;
+  _api_query := 'SELECT json_build_object(
+      ''data'', COALESCE((SELECT json_agg(json_build_object(
+            ''id'', "user"."id",
+            ''createdOn'', "user"."createdOn",
+            ''modifiedOn'', "user"."modifiedOn",
+            ''firstName'', "user"."firstName",
+            ''lastName'', "user"."lastName",
+            ''companyId'', "user"."companyId",
+            ''email'', "user"."email",
+            ''role'', "user"."role",
+            ''permissionLogin'', "user"."permissionLogin",
+            ''lastLoginOn'', "user"."lastLoginOn",
+            ''phone'', "user"."phone",
+            ''accountStatus'', "user"."accountStatus",
+            ''onboardingStatus'', "user"."onboardingStatus",
+            ''testAge'', "user"."testAge",
+            ''metadata'', "user"."metadata"
+          )) FROM (
+        SELECT "user" AS _api_w0
+        FROM "public"."user" AS "user"
+        WHERE '
+    || _api_where || '
+        ORDER BY '
+    || _api_order || '
+        LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
+      ) AS _api_p
+      CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"), ''[]''::json),
+      ''total'', (SELECT count(*) FROM (
+        SELECT 1
+        FROM "public"."user" AS "user"
+        WHERE '
+    || _api_where || '
+      ) AS _api_c))';
+  RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL, false);
 END
 $fn$;
 
@@ -828,43 +808,33 @@ BEGIN
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
-  BEGIN
-    SELECT "user"."id" INTO _api_k0
+  SELECT "user"."id" INTO _api_k0
+  FROM "public"."user" AS "user"
+  WHERE "user"."id" = ($2->>'userId')::bigint
+  FOR UPDATE OF "user";
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
+  END IF;
+  UPDATE "public"."user" AS "user"
+  SET "firstName" = CASE WHEN $1 ? 'firstName' THEN ($1->>'firstName') ELSE "user"."firstName" END,
+      "lastName" = CASE WHEN $1 ? 'lastName' THEN ($1->>'lastName') ELSE "user"."lastName" END,
+      "email" = CASE WHEN $1 ? 'email' THEN ($1->>'email') ELSE "user"."email" END,
+      "phone" = CASE WHEN $1 ? 'phone' THEN ($1->>'phone') ELSE "user"."phone" END,
+      "password" = CASE WHEN $1 ? 'password' THEN ($1->>'password') ELSE "user"."password" END
+  WHERE "user"."id" = _api_k0;
+  SELECT _api_r.j INTO _api_row FROM (
+    SELECT json_build_object(
+        'id', "user"."id",
+        'firstName', "user"."firstName",
+        'lastName', "user"."lastName",
+        'email', "user"."email",
+        'phone', "user"."phone"
+      ) AS j
     FROM "public"."user" AS "user"
-    WHERE "user"."id" = ($2->>'userId')::bigint
-    FOR UPDATE OF "user";
-    IF NOT FOUND THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
-    END IF;
-    UPDATE "public"."user" AS "user"
-    SET "firstName" = CASE WHEN $1 ? 'firstName' THEN ($1->>'firstName') ELSE "user"."firstName" END,
-        "lastName" = CASE WHEN $1 ? 'lastName' THEN ($1->>'lastName') ELSE "user"."lastName" END,
-        "email" = CASE WHEN $1 ? 'email' THEN ($1->>'email') ELSE "user"."email" END,
-        "phone" = CASE WHEN $1 ? 'phone' THEN ($1->>'phone') ELSE "user"."phone" END,
-        "password" = CASE WHEN $1 ? 'password' THEN ($1->>'password') ELSE "user"."password" END
-    WHERE "user"."id" = _api_k0;
-    SELECT _api_r.j INTO _api_row FROM (
-      SELECT json_build_object(
-          'id', "user"."id",
-          'firstName', "user"."firstName",
-          'lastName', "user"."lastName",
-          'email', "user"."email",
-          'phone', "user"."phone"
-        ) AS j
-      FROM "public"."user" AS "user"
-      WHERE "user"."id" = _api_k0
-      LIMIT 1
-    ) AS _api_r;
-    RETURN json_build_object('data', _api_row);
-  EXCEPTION
-    WHEN invalid_text_representation OR numeric_value_out_of_range OR invalid_datetime_format
-      OR datetime_field_overflow OR invalid_time_zone_displacement_value OR invalid_parameter_value THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'A request value does not match the type of the column it is compared with';
-    WHEN string_data_right_truncation THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0422', MESSAGE = 'A request value is too long for its column';
-    WHEN insufficient_privilege THEN
-      RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'You do not have permission to write this row';
-  END;
+    WHERE "user"."id" = _api_k0
+    LIMIT 1
+  ) AS _api_r;
+  RETURN json_build_object('data', _api_row);
 END
 $fn$;
 
