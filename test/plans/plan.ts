@@ -142,6 +142,15 @@ export async function planDatabase(
 
 /** Calls the route function as the gateway does; the last call's statements explained. */
 export async function gatewayPlan(db: PlanDb, c: PlanCase): Promise<{ body: string; stats: PlanStats }> {
+  const { body, plans } = await gatewayPlans(db, c);
+  return { body, stats: statsOf(plans) };
+}
+
+/** The root plan node of every statement a call of the route function ran (after the warm calls). */
+export async function gatewayPlans(
+  db: PlanDb,
+  c: Pick<PlanCase, "route" | "params" | "ctx" | "warmCalls">,
+): Promise<{ body: string; plans: unknown[] }> {
   const fn = db.functionName(c.route).replaceAll('"', '""');
   const call = `SELECT api."${fn}"($1, $2) AS body`;
   const values = [JSON.stringify(c.params), JSON.stringify(c.ctx)];
@@ -159,7 +168,7 @@ export async function gatewayPlan(db: PlanDb, c: PlanCase): Promise<{ body: stri
   db.gw.on("notice", onNotice);
   try {
     const { rows } = await db.gw.query(call, values);
-    return { body: rows[0].body as string, stats: statsOf(plans) };
+    return { body: rows[0].body as string, plans };
   } finally {
     db.gw.off("notice", onNotice);
     await setExplain(db.gw, -1);

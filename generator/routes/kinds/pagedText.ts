@@ -18,6 +18,10 @@ const ORDER_MARK = "\u0001order\u0001";
 const COUNT_WHERE_MARK = "\u0001cwhere\u0001";
 const KEYS_MARK = "\u0001keys\u0001";
 const TOTAL_MARK = "\u0001total\u0001";
+const BOUND_MARK = "\u0001bound\u0001";
+
+/** The row after the page's last: the page's keys are the subscripts `(PAGE - 1) * PER_PAGE + 1` to this. */
+export const PAGE_END = sql`${PAGE} * ${PER_PAGE}`;
 
 /** The page as a JSON array and its exact total, in one statement, for a where and an order. */
 export function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefined, order: Sql): Sql {
@@ -66,16 +70,25 @@ export function dynamicPieces(q: CompiledQuery, indent: string): string[] {
   return splitAt(text, [WHERE_MARK, ORDER_MARK, WHERE_MARK]);
 }
 
-/** The keys-first text (pagedKeys.ts) around the same placeholders: A W B O C W D. */
+/**
+ * The keys-first text (pagedKeys.ts) around the same placeholders: A W B O C W D; `bounded`, with
+ * the keys' constant LIMIT as a third: A W B O C <bound> D W E.
+ */
 export function keysFirstPieces(
   q: CompiledQuery,
   key: PageKey,
   pageFunction: string,
   indent: string,
+  bounded: boolean,
 ): string[] {
   const marks = { limit: LIMIT, where: trusted(WHERE_MARK), order: trusted(ORDER_MARK) };
-  const text = keysFirstQuery(q, key, pageFunction, marks, indent).toString();
-  return splitAt(text, [WHERE_MARK, ORDER_MARK, WHERE_MARK]);
+  const slice = sql`(${PAGE} - 1) * ${PER_PAGE} + 1 : ${PAGE_END}`;
+  const bound = bounded ? { bound: { limit: trusted(BOUND_MARK), slice } } : {};
+  const text = keysFirstQuery(q, key, pageFunction, { ...marks, ...bound }, indent).toString();
+  return splitAt(
+    text,
+    bounded ? [WHERE_MARK, ORDER_MARK, BOUND_MARK, WHERE_MARK] : [WHERE_MARK, ORDER_MARK, WHERE_MARK],
+  );
 }
 
 /**
