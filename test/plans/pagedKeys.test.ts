@@ -189,21 +189,15 @@ async function oneStatementCopy(t: Test, db: PlanDb, name: string) {
     [name],
   );
   const def = rows[0].d as string;
-  // Two blocks: keys under a constant LIMIT while the page ends within 1,024 rows, then
-  // LIMIT ... OFFSET ... for deeper pages.
-  const bounded =
-    /\n *IF \(_api_sort_by IS NULL OR \(_api_entry->>'type'\) IS NOT NULL\) AND [^\n]* <= 1024 THEN\n[\s\S]*?\n *END IF;\n/;
   const block =
-    /\n *IF \(_api_sort_by IS NULL OR \(_api_entry->>'type'\) IS NOT NULL\) THEN\n[\s\S]*?\n *END IF;\n/;
-  t.match(def, bounded, "the route function has a keys-first block for the first pages");
-  t.match(def, block, "the route function has a keys-first block for deeper pages");
+    /\n *IF _api_sort_by IS NULL OR \(_api_entry->>'type'\) IS NOT NULL THEN\n[\s\S]*?\n *END IF;\n/;
+  t.match(def, block, "the route function has a keys-first block");
   // The own order reversed takes a static keys-first statement of its own: cut out too, so that
   // the one-statement function answers DESC through its query text.
   const reversed =
     /\n *IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'DESC'[^\n]*\n[\s\S]*?\n *END IF;\n/;
   t.match(def, reversed, "the route function has a static block for the reversed order");
   const oneStatement = def
-    .replace(bounded, "\n")
     .replace(block, "\n")
     .replace(reversed, "\n")
     .replace(`FUNCTION api."${name}"`, `FUNCTION api."one statement"`);

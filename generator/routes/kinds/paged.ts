@@ -66,10 +66,10 @@ import {
   countPieces,
   dynamicPieces,
   extendedPieces,
+  KEYS_PAGE,
   keysFirstPieces,
   LIMIT,
   PAGE,
-  PAGE_END,
   PER_PAGE,
   pagedQuery,
   pagesRawRows,
@@ -175,16 +175,7 @@ export const paged: Kind = (route, compile, names) => {
         sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
         sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
         sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1)}${nl(indent)}END IF;`,
-        ...(key
-          ? [
-              keysFirstStatements(
-                keysFirstPieces(q, key, names.page, i1, true),
-                keysFirstPieces(q, key, names.page, i1, false),
-                PAGE_END,
-                indent,
-              ),
-            ]
-          : []),
+        ...(key ? [keysFirstStatements(keysFirstPieces(q, key, names.page, i1), KEYS_PAGE, indent)] : []),
         sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
         sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL, false);`,
       ];

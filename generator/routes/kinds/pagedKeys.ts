@@ -109,22 +109,23 @@ export const KEY_BOUNDS = [16, 32, 64, 128, 256, 512, KEYS_BOUNDED_UP_TO];
 
 /**
  * The keys-first statement for a where and an order (SQL, or placeholders to splice in: paged.ts).
- * With `bound` (a constant, at least the page's end), the keys are the first `bound` in order and
- * the page is cut from them by its subscripts (`page`'s range); else LIMIT ... OFFSET ...
+ * `limit` follows LIMIT; as `{ tail }`, it also closes `(ARRAY(` itself, and may cut the page
+ * from the keys (keysFirstStatements).
  */
 export function keysFirstQuery(
   q: CompiledQuery,
   key: PageKey,
   pageFunction: string,
-  options: { limit: Sql; where: Sql; order: Sql; bound?: { limit: Sql; slice: Sql } },
+  options: { limit: Sql | { tail: Sql }; where: Sql; order: Sql },
   indent: string,
 ): Sql {
   const i1 = `${indent}  `;
   const i2 = `${i1}  `;
-  const chosen = sql`${nl(i2)}SELECT ${trusted(key.sql)}${nl(i2)}FROM ${q.plainFrom}${nl(i2)}WHERE ${options.where}${nl(i2)}ORDER BY ${options.order}`;
-  const keys = options.bound
-    ? sql`(ARRAY(${chosen}${nl(i2)}LIMIT ${options.bound.limit}))[${options.bound.slice}]`
-    : sql`ARRAY(${chosen}${nl(i2)}LIMIT ${options.limit})`;
+  const chosen = sql`${nl(i2)}SELECT ${trusted(key.sql)}${nl(i2)}FROM ${q.plainFrom}${nl(i2)}WHERE ${options.where}${nl(i2)}ORDER BY ${options.order}${nl(i2)}LIMIT `;
+  const keys =
+    "tail" in options.limit
+      ? sql`(ARRAY(${chosen}${options.limit.tail}`
+      : sql`ARRAY(${chosen}${options.limit})`;
   const total = sql`(SELECT count(*)${nl(i2)}FROM ${q.plainFrom}${nl(i2)}WHERE ${options.where})`;
   return sql`SELECT json_build_object(${nl(i1)}'data', ${ident("api", pageFunction)}($1, $2, ${keys}),${nl(i1)}'total', ${total})`;
 }
@@ -156,24 +157,27 @@ ${text}${tag};`,
 }
 
 /**
- * The route function's statements that take the keys-first path (they end with RETURN): the
- * bounded text (`bounded`: A W B O C <bound> D W E) while the page ends within
- * KEYS_BOUNDED_UP_TO, else the LIMIT ... OFFSET text (`deep`: A W B O C W D).
+ * The route function's statements that take the keys-first path (they end with RETURN), around
+ * the text's pieces A W B O C <limit> D W E. The keys' limit: while the page ends within
+ * KEYS_BOUNDED_UP_TO, the first of KEY_BOUNDS that covers it, and the page cut by `slice`; past
+ * that, `limit` (LIMIT ... OFFSET ...).
  */
-export function keysFirstStatements(bounded: string[], deep: string[], pageEnd: Sql, indent: string): Sql {
-  const [a, b, c, d, e] = bounded.map((p) => literal(p)) as [Sql, Sql, Sql, Sql, Sql];
-  const [f, g, h, k] = deep.map((p) => literal(p)) as [Sql, Sql, Sql, Sql];
+export function keysFirstStatements(
+  pieces: string[],
+  page: { end: Sql; slice: Sql; limit: Sql },
+  indent: string,
+): Sql {
+  const [a, b, c, d, e] = pieces.map((p) => literal(p)) as [Sql, Sql, Sql, Sql, Sql];
   const i1 = `${indent}  `;
-  const keyed = sql`(_api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL)`;
-  const bound = sql`CASE${KEY_BOUNDS.map((n) => sql`${nl(`${i1}    `)}WHEN ${pageEnd} <= ${literal(n)} THEN ${literal(String(n))}`).reduce((x, y) => sql`${x}${y}`)}${nl(`${i1}  `)}END`;
+  const at = nl(`${i1}      `);
+  const bounds = KEY_BOUNDS.map(
+    (n) => sql`${at}WHEN ${page.end} <= ${literal(n)} THEN ${literal(String(n))}`,
+  );
+  const limit = sql`CASE WHEN ${page.end} > ${literal(KEYS_BOUNDED_UP_TO)} THEN ${literal(`${page.limit.toString()}))`)}${nl(`${i1}    `)}ELSE CASE${bounds.reduce((x, y) => sql`${x}${y}`)}${nl(`${i1}    `)}END || ${literal(`))[${page.slice.toString()}]`)} END`;
   return join(
     [
-      sql`IF ${keyed} AND ${pageEnd} <= ${literal(KEYS_BOUNDED_UP_TO)} THEN`,
-      sql`  RETURN api.execute_cached(${a}${nl(i1)}  || _api_where || ${b}${nl(i1)}  || _api_order || ${c}${nl(i1)}  || ${bound} || ${d}${nl(i1)}  || _api_where || ${e},`,
-      sql`    $1, $2, _api_values, NULL, NULL, NULL, false);`,
-      sql`END IF;`,
-      sql`IF ${keyed} THEN`,
-      sql`  RETURN api.execute_cached(${f}${nl(i1)}  || _api_where || ${g}${nl(i1)}  || _api_order || ${h}${nl(i1)}  || _api_where || ${k},`,
+      sql`IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN`,
+      sql`  RETURN api.execute_cached(${a}${nl(i1)}  || _api_where || ${b}${nl(i1)}  || _api_order || ${c}${nl(i1)}  || ${limit} || ${d}${nl(i1)}  || _api_where || ${e},`,
       sql`    $1, $2, _api_values, NULL, NULL, NULL, false);`,
       sql`END IF;`,
     ],

@@ -18,9 +18,9 @@ const ORDER_MARK = "\u0001order\u0001";
 const COUNT_WHERE_MARK = "\u0001cwhere\u0001";
 const KEYS_MARK = "\u0001keys\u0001";
 const TOTAL_MARK = "\u0001total\u0001";
-const BOUND_MARK = "\u0001bound\u0001";
+const LIMIT_MARK = "\u0001limit\u0001";
 
-/** The row after the page's last: the page's keys are the subscripts `(PAGE - 1) * PER_PAGE + 1` to this. */
+/** The page's last row, counted from 1: its keys are subscripts `(PAGE - 1) * PER_PAGE + 1` to this. */
 export const PAGE_END = sql`${PAGE} * ${PER_PAGE}`;
 
 /** The page as a JSON array and its exact total, in one statement, for a where and an order. */
@@ -71,25 +71,30 @@ export function dynamicPieces(q: CompiledQuery, indent: string): string[] {
 }
 
 /**
- * The keys-first text (pagedKeys.ts) around the same placeholders: A W B O C W D; `bounded`, with
- * the keys' constant LIMIT as a third: A W B O C <bound> D W E.
+ * The keys-first text (pagedKeys.ts) around the same placeholders and the keys' limit, which
+ * closes their array (keysFirstStatements): A W B O C <limit> D W E.
  */
 export function keysFirstPieces(
   q: CompiledQuery,
   key: PageKey,
   pageFunction: string,
   indent: string,
-  bounded: boolean,
 ): string[] {
-  const marks = { limit: LIMIT, where: trusted(WHERE_MARK), order: trusted(ORDER_MARK) };
-  const slice = sql`(${PAGE} - 1) * ${PER_PAGE} + 1 : ${PAGE_END}`;
-  const bound = bounded ? { bound: { limit: trusted(BOUND_MARK), slice } } : {};
-  const text = keysFirstQuery(q, key, pageFunction, { ...marks, ...bound }, indent).toString();
-  return splitAt(
-    text,
-    bounded ? [WHERE_MARK, ORDER_MARK, BOUND_MARK, WHERE_MARK] : [WHERE_MARK, ORDER_MARK, WHERE_MARK],
-  );
+  const marks = {
+    limit: { tail: trusted(LIMIT_MARK) },
+    where: trusted(WHERE_MARK),
+    order: trusted(ORDER_MARK),
+  };
+  const text = keysFirstQuery(q, key, pageFunction, marks, indent).toString();
+  return splitAt(text, [WHERE_MARK, ORDER_MARK, LIMIT_MARK, WHERE_MARK]);
 }
+
+/** The keys' page for keysFirstStatements: its end, its subscripts in the keys, and its LIMIT. */
+export const KEYS_PAGE = {
+  end: PAGE_END,
+  slice: sql`(${PAGE} - 1) * ${PER_PAGE} + 1 : ${PAGE_END}`,
+  limit: LIMIT,
+};
 
 /**
  * The query text for total modes and keyset pages, around four placeholders in this order: the

@@ -686,7 +686,7 @@ BEGIN
         CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"';
     RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);
   END IF;
-  IF (_api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL) AND COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 1024 THEN
+  IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN
     RETURN api.execute_cached('SELECT json_build_object(
       ''data'', "api"."PAGE /api/v1/user/paged"($1, $2, (ARRAY(
         SELECT "user"."id"
@@ -696,31 +696,16 @@ BEGIN
         ORDER BY '
       || _api_order || '
         LIMIT '
-      || CASE
-        WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 16 THEN '16'
-        WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 32 THEN '32'
-        WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 64 THEN '64'
-        WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 128 THEN '128'
-        WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 256 THEN '256'
-        WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 512 THEN '512'
-        WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 1024 THEN '1024'
-      END || '))[(COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10) + 1 : COALESCE(($1->>''page'')::bigint, 1) * COALESCE(($1->>''perPage'')::bigint, 10)]),
-      ''total'', (SELECT count(*)
-        FROM "public"."user" AS "user"
-        WHERE '
-      || _api_where || '))',
-      $1, $2, _api_values, NULL, NULL, NULL, false);
-  END IF;
-  IF (_api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL) THEN
-    RETURN api.execute_cached('SELECT json_build_object(
-      ''data'', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
-        SELECT "user"."id"
-        FROM "public"."user" AS "user"
-        WHERE '
-      || _api_where || '
-        ORDER BY '
-      || _api_order || '
-        LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10))),
+      || CASE WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) > 1024 THEN 'COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)))'
+        ELSE CASE
+          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 16 THEN '16'
+          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 32 THEN '32'
+          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 64 THEN '64'
+          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 128 THEN '128'
+          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 256 THEN '256'
+          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 512 THEN '512'
+          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 1024 THEN '1024'
+        END || '))[(COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10) + 1 : COALESCE(($1->>''page'')::bigint, 1) * COALESCE(($1->>''perPage'')::bigint, 10)]' END || '),
       ''total'', (SELECT count(*)
         FROM "public"."user" AS "user"
         WHERE '
