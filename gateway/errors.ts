@@ -254,7 +254,9 @@ export function invalidValueError(err: unknown): ApiError | undefined {
 /**
  * Postgres's "this value does not cast" conditions (class 22): text that is not a number
  * (22P02), out of range (22003), not a date (22007, 22008), a bad time zone offset (22009), an
- * invalid parameter value (22023, as a scalar where a list is expected).
+ * invalid parameter value (22023, as a scalar where a list is expected). Not INVALID_VALUE_SQLSTATES:
+ * that set is a handler statement's, whose text the gateway did not write; this one is what
+ * generated casts of request values raise, with the messages route functions always answered.
  */
 const CAST_FAILURE_SQLSTATES = new Set(["22P02", "22003", "22007", "22008", "22009", "22023"]);
 

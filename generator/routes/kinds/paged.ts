@@ -47,7 +47,7 @@
 //   on a short page).
 
 import { SORT_ORDERS, TOTAL_MODES } from "../../model/paging.ts";
-import { join, literal, type Sql, sql } from "../../sql/sql.ts";
+import { join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { type ColumnMap, columnMapJson, filterColumns } from "../filter.ts";
 import { nl } from "../layout.ts";
 import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
@@ -56,6 +56,7 @@ import { textArray } from "../values.ts";
 import {
   keysFirstQuery,
   keysFirstStatements,
+  PAGE_END_VARIABLE,
   type PageKey,
   pageFunctionStatements,
   pageKey,
@@ -119,6 +120,7 @@ export const paged: Kind = (route, compile, names) => {
       sql`_api_tail_desc boolean;`,
       sql`_api_after jsonb;`,
       sql`_api_cursor text[];`,
+      ...(key ? [sql`${trusted(PAGE_END_VARIABLE)} bigint;`] : []),
     ],
     statements: (indent) => {
       const i1 = `${indent}  `;

@@ -104,6 +104,9 @@ export function isScalarSubquery(text: string): boolean {
  */
 export const KEYS_BOUNDED_UP_TO = 1024;
 
+/** The plpgsql variable keysFirstStatements reads the page's end into. */
+export const PAGE_END_VARIABLE = "_api_page_end";
+
 /** The constant LIMITs of bounded keys: the first one at least the page's end is used. */
 export const KEY_BOUNDS = [16, 32, 64, 128, 256, 512, KEYS_BOUNDED_UP_TO];
 
@@ -170,13 +173,14 @@ export function keysFirstStatements(
   const [a, b, c, d, e] = pieces.map((p) => literal(p)) as [Sql, Sql, Sql, Sql, Sql];
   const i1 = `${indent}  `;
   const at = nl(`${i1}      `);
-  const bounds = KEY_BOUNDS.map(
-    (n) => sql`${at}WHEN ${page.end} <= ${literal(n)} THEN ${literal(String(n))}`,
-  );
-  const limit = sql`CASE WHEN ${page.end} > ${literal(KEYS_BOUNDED_UP_TO)} THEN ${literal(`${page.limit.toString()}))`)}${nl(`${i1}    `)}ELSE CASE${bounds.reduce((x, y) => sql`${x}${y}`)}${nl(`${i1}    `)}END || ${literal(`))[${page.slice.toString()}]`)} END`;
+  // The page's end, read from the request once (the route function declares it).
+  const end = trusted(PAGE_END_VARIABLE);
+  const bounds = KEY_BOUNDS.map((n) => sql`${at}WHEN ${end} <= ${literal(n)} THEN ${literal(String(n))}`);
+  const limit = sql`CASE WHEN ${end} > ${literal(KEYS_BOUNDED_UP_TO)} THEN ${literal(`${page.limit.toString()}))`)}${nl(`${i1}    `)}ELSE CASE${bounds.reduce((x, y) => sql`${x}${y}`)}${nl(`${i1}    `)}END || ${literal(`))[${page.slice.toString()}]`)} END`;
   return join(
     [
       sql`IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN`,
+      sql`  ${end} := ${page.end};`,
       sql`  RETURN api.execute_cached(${a}${nl(i1)}  || _api_where || ${b}${nl(i1)}  || _api_order || ${c}${nl(i1)}  || ${limit} || ${d}${nl(i1)}  || _api_where || ${e},`,
       sql`    $1, $2, _api_values, NULL, NULL, NULL, false);`,
       sql`END IF;`,

@@ -350,6 +350,7 @@ DECLARE
   _api_tail_desc boolean;
   _api_after jsonb;
   _api_cursor text[];
+  _api_page_end bigint;
 BEGIN
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
@@ -687,6 +688,7 @@ BEGIN
     RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);
   END IF;
   IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN
+    _api_page_end := COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10);
     RETURN api.execute_cached('SELECT json_build_object(
       ''data'', "api"."PAGE /api/v1/user/paged"($1, $2, (ARRAY(
         SELECT "user"."id"
@@ -696,15 +698,15 @@ BEGIN
         ORDER BY '
       || _api_order || '
         LIMIT '
-      || CASE WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) > 1024 THEN 'COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)))'
+      || CASE WHEN _api_page_end > 1024 THEN 'COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)))'
         ELSE CASE
-          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 16 THEN '16'
-          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 32 THEN '32'
-          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 64 THEN '64'
-          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 128 THEN '128'
-          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 256 THEN '256'
-          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 512 THEN '512'
-          WHEN COALESCE(($1->>'page')::bigint, 1) * COALESCE(($1->>'perPage')::bigint, 10) <= 1024 THEN '1024'
+          WHEN _api_page_end <= 16 THEN '16'
+          WHEN _api_page_end <= 32 THEN '32'
+          WHEN _api_page_end <= 64 THEN '64'
+          WHEN _api_page_end <= 128 THEN '128'
+          WHEN _api_page_end <= 256 THEN '256'
+          WHEN _api_page_end <= 512 THEN '512'
+          WHEN _api_page_end <= 1024 THEN '1024'
         END || '))[(COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10) + 1 : COALESCE(($1->>''page'')::bigint, 1) * COALESCE(($1->>''perPage'')::bigint, 10)]' END || '),
       ''total'', (SELECT count(*)
         FROM "public"."user" AS "user"
