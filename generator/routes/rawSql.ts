@@ -56,3 +56,42 @@ export function rawSql(text: string, scope: QueryScope): Sql {
 
 /** The `$param` and `#global` names this module replaces (the loader's `sqlMentions` too). */
 export const mentionsOf = mentions;
+
+/**
+ * `((SELECT ...))`: raw SQL that is one parenthesized scalar subquery, which yields one value per
+ * row and so cannot change the number of rows (a set-returning function could: counts evaluate
+ * the raw selectors that are not of this shape, kinds/pagedText.ts).
+ */
+export function isScalarSubquery(text: string): boolean {
+  const t = text.trim();
+  if (!/^\(\(\s*SELECT\b/i.test(t) || !t.endsWith("))")) return false;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < t.length; i++) {
+    const ch = t[i] as string;
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === "(") depth++;
+    else if (ch === ")") {
+      depth--;
+      // The inner parenthesis (opened at 1) must close just before the outer one.
+      if (depth === 1 && i !== t.length - 2) return false;
+      if (depth === 0 && i !== t.length - 1) return false;
+    }
+  }
+  return depth === 0 && quote === undefined;
+}
+
+/**
+ * Whether raw SQL may name `name` (a source's alias): as a quoted identifier, or as a bare word
+ * that folds to it. Case is ignored for bare words, so this errs towards yes.
+ */
+export function mayName(text: string, name: string): boolean {
+  const folded = name.toLowerCase();
+  return tokenize(text).some(
+    (t) => (t.kind === "ident" && t.name === name) || (t.kind === "other" && t.text.toLowerCase() === folded),
+  );
+}

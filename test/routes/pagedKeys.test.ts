@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import t from "tap";
 import { routeStatements } from "../../generator/routes/index.ts";
-import { isScalarSubquery } from "../../generator/routes/kinds/pagedKeys.ts";
+import { isScalarSubquery } from "../../generator/routes/rawSql.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 
 const base = JSON.parse(

@@ -138,7 +138,12 @@ export const paged: Kind = (route, compile, names) => {
           q,
           pageKey,
           names.page,
-          { limit: LIMIT, where: q.where ?? sql`true`, order: orderList(q.order, q.tiebreak, descending) },
+          {
+            limit: LIMIT,
+            where: q.where ?? sql`true`,
+            order: orderList(q.order, q.tiebreak, descending),
+            ownWhere: true,
+          },
           at,
         );
       // Deep pages by keys first (the skipped rows on an index alone); the first pages in one

@@ -31,6 +31,7 @@
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { dollarTag, FUNCTION_SETTINGS, ownedByApiOwner } from "../function.ts";
 import { nl } from "../layout.ts";
+import { isScalarSubquery } from "../rawSql.ts";
 import { primaryKeyColumns } from "../scope.ts";
 import type { CompiledQuery } from "../select.ts";
 import { type CastType, castSql, castType } from "../values.ts";
@@ -62,34 +63,6 @@ export function rawSelectorsKeepRowCount(q: CompiledQuery): boolean {
 }
 
 /**
- * `((SELECT ...))`: raw SQL that is one parenthesized scalar subquery, which yields one value per
- * row and so cannot change the number of rows (a set-returning function could: the count
- * evaluates raw selectors for that reason, and the keys-first count does not).
- */
-export function isScalarSubquery(text: string): boolean {
-  const t = text.trim();
-  if (!/^\(\(\s*SELECT\b/i.test(t) || !t.endsWith("))")) return false;
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < t.length; i++) {
-    const ch = t[i] as string;
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      continue;
-    }
-    if (ch === "'" || ch === '"') quote = ch;
-    else if (ch === "(") depth++;
-    else if (ch === ")") {
-      depth--;
-      // The inner parenthesis (opened at 1) must close just before the outer one.
-      if (depth === 1 && i !== t.length - 2) return false;
-      if (depth === 0 && i !== t.length - 1) return false;
-    }
-  }
-  return depth === 0 && quote === undefined;
-}
-
-/**
  * Query texts whose page ends within this many rows choose their keys under a constant LIMIT
  * (KEY_BOUNDS) and cut the page from them.
  *
@@ -113,13 +86,13 @@ export const KEY_BOUNDS = [16, 32, 64, 128, 256, 512, KEYS_BOUNDED_UP_TO];
 /**
  * The keys-first statement for a where and an order (SQL, or placeholders to splice in: paged.ts).
  * `limit` follows LIMIT; as `{ tail }`, it also closes `(ARRAY(` itself, and may cut the page
- * from the keys (keysFirstStatements).
+ * from the keys (keysFirstStatements). `ownWhere`: `where` is the route's own (no filter).
  */
 export function keysFirstQuery(
   q: CompiledQuery,
   key: PageKey,
   pageFunction: string,
-  options: { limit: Sql | { tail: Sql }; where: Sql; order: Sql },
+  options: { limit: Sql | { tail: Sql }; where: Sql; order: Sql; ownWhere?: boolean },
   indent: string,
 ): Sql {
   const i1 = `${indent}  `;
@@ -129,7 +102,9 @@ export function keysFirstQuery(
     "tail" in options.limit
       ? sql`(ARRAY(${chosen}${options.limit.tail}`
       : sql`ARRAY(${chosen}${options.limit})`;
-  const total = sql`(SELECT count(*)${nl(i2)}FROM ${q.plainFrom}${nl(i2)}WHERE ${options.where})`;
+  // Under the route's own where, without the joins the count does not need (select.ts).
+  const countFrom = options.ownWhere ? q.plainCountFrom : q.plainFrom;
+  const total = sql`(SELECT count(*)${nl(i2)}FROM ${countFrom}${nl(i2)}WHERE ${options.where})`;
   return sql`SELECT json_build_object(${nl(i1)}'data', ${ident("api", pageFunction)}($1, $2, ${keys}),${nl(i1)}'total', ${total})`;
 }
 

@@ -5,7 +5,7 @@
 import { DEFAULT_PER_PAGE } from "../../model/paging.ts";
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { nl } from "../layout.ts";
-import { type CompiledQuery, selectSql } from "../select.ts";
+import { type CompiledQuery, countedRaws, selectSql } from "../select.ts";
 import { keysFirstQuery, type PageKey } from "./pagedKeys.ts";
 
 export const PER_PAGE = sql`COALESCE(($1->>'perPage')::bigint, ${literal(DEFAULT_PER_PAGE)})`;
@@ -114,10 +114,14 @@ export function countedTotalPieces(q: CompiledQuery, indent: string): string[] {
   return splitAt(countedTotal(q, indent, trusted(COUNT_WHERE_MARK)).toString(), [COUNT_WHERE_MARK]);
 }
 
-/** `(SELECT count(*) FROM (<the route's rows where countWhere>) AS _api_c)`. */
+/**
+ * `(SELECT count(*) FROM (<the route's rows where countWhere>) AS _api_c)`. Under the route's own
+ * where (no `countWhere`) the count leaves out the joins it does not need (select.ts countFrom);
+ * a filter may read them.
+ */
 export function countedTotal(q: CompiledQuery, indent: string, countWhere: Sql | undefined): Sql {
   const rows = `${indent}    `;
-  const where = countWhere ? { where: countWhere } : {};
+  const where = countWhere ? { where: countWhere } : { from: q.countFrom };
   const countSelect = selectSql(q, rows, { ...where, select: countSelectList(q) });
   return sql`(SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(`${indent}  `)}) AS _api_c)`;
 }
@@ -162,9 +166,9 @@ export function countPieces(q: CompiledQuery, indent: string): string[] {
   return splitAt(text, [COUNT_WHERE_MARK]);
 }
 
+/** `1` and the raw selectors that could change the number of rows (select.ts countedRaws). */
 function countSelectList(q: CompiledQuery): Sql {
-  const raws = q.properties.filter((p) => p.kind === "raw").map((p) => sql`, ${p.expr}`);
-  return sql`1${raws.reduce((a, r) => sql`${a}${r}`, sql``)}`;
+  return sql`1${countedRaws(q.properties).reduce((a, r) => sql`${a}, ${r}`, sql``)}`;
 }
 
 /** `text` cut at each mark, in this order (a mark listed twice occurs twice). */

@@ -88,7 +88,6 @@ BEGIN
       'total', (SELECT count(*) FROM (
         SELECT 1, (split_part("user"."email", '@', 2))
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-        LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
         WHERE "user"."companyId" = ($2->>'companyId')::bigint
       ) AS _api_c)));
   END IF;
