@@ -11,7 +11,7 @@ import { helperStatements } from "./helpers.ts";
 import { array } from "./kinds/array.ts";
 import { one } from "./kinds/one.ts";
 import { paged } from "./kinds/paged.ts";
-import type { Kind } from "./kinds/types.ts";
+import type { Compile, Kind } from "./kinds/types.ts";
 import { post, remove, update } from "./kinds/write.ts";
 import { pageFunctionName, routeFunctionName } from "./names.ts";
 import { Checks } from "./permissions.ts";
@@ -54,7 +54,8 @@ export function routeFunctionStatementsFor(
   group: EndpointGroup,
 ): string[] {
   const checks = new Checks();
-  const compile = (indent: string) => compileQuery(querySpec(route), buildModel(schema), checks, indent);
+  const compile: Compile = (indent, form) =>
+    compileQuery(querySpec(route), buildModel(schema), checks, indent, undefined, form);
   compile("");
   const write = route.method !== "GET";
   const names = { page: pageFunctionName(route, group) };

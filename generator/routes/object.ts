@@ -22,16 +22,29 @@ export interface Member {
 
 const MAX_PAIRS = 50;
 
-export function objectSql(members: readonly Member[], indent: string): Sql {
+/**
+ * Which caller the object is built for: `either` (the CASE above), or, where the function chooses
+ * between two statements by `allVisible` (kinds/visibility.ts), `all` (every column rule passes:
+ * all properties) or `some` (the merged form, each restricted property behind its rule).
+ */
+export type ObjectForm = "either" | "all" | "some";
+
+export function objectSql(members: readonly Member[], indent: string, form: ObjectForm = "either"): Sql {
   const restricted = members.filter((m) => m.access !== undefined);
-  if (restricted.length === 0 && members.length <= MAX_PAIRS) return buildObject(members, indent);
-  if (members.length > MAX_PAIRS) return mergedObject(members, indent);
-  const rules = [
-    ...new Map(restricted.map((m) => [accessKey(m.access as Access), m.access as Access])).values(),
-  ];
-  const allVisible = sql`(SELECT ${join(rules.map(allowedCall), " AND ")})`;
+  if ((restricted.length === 0 || form === "all") && members.length <= MAX_PAIRS)
+    return buildObject(members, indent);
+  if (members.length > MAX_PAIRS || form === "some") return mergedObject(members, indent);
   const inner = `${indent}  `;
-  return sql`CASE WHEN ${allVisible}${nl(inner)}THEN ${buildObject(members, inner)}${nl(inner)}ELSE ${mergedObject(members, inner)}${nl(indent)}END`;
+  return sql`CASE WHEN ${allVisible(restricted.map((m) => m.access as Access))}${nl(inner)}THEN ${buildObject(members, inner)}${nl(inner)}ELSE ${mergedObject(members, inner)}${nl(indent)}END`;
+}
+
+/** `(SELECT <every rule>)`, evaluated once per statement. */
+const allVisible = (rules: readonly Access[]): Sql => sql`(SELECT ${everyRule(rules)})`;
+
+/** Every rule of `rules`, each distinct one once, ANDed. */
+export function everyRule(rules: readonly Access[]): Sql {
+  const distinct = [...new Map(rules.map((a) => [accessKey(a), a])).values()];
+  return join(distinct.map(allowedCall), " AND ");
 }
 
 function buildObject(members: readonly Member[], indent: string): Sql {

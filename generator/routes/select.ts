@@ -25,7 +25,7 @@ import { classifyValue } from "../schema/values.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
 import { tableRef } from "../tables/names.ts";
 import { nl } from "./layout.ts";
-import { type Member, objectSql } from "./object.ts";
+import { type Member, type ObjectForm, objectSql } from "./object.ts";
 import { type Access, type Checks, isRestricted } from "./permissions.ts";
 import { isScalarSubquery, mayName, rawSql } from "./rawSql.ts";
 import { primaryKeyColumns, QueryScope, type Source } from "./scope.ts";
@@ -47,7 +47,8 @@ export interface QuerySpec {
 export type Property =
   | { kind: "column"; name: string; expr: Sql; source: Source; column: Column }
   | { kind: "raw"; name: string; expr: Sql }
-  | { kind: "subquery"; name: string; expr: Sql };
+  /** `rules`: the column rules its objects (nested ones too) apply. */
+  | { kind: "subquery"; name: string; expr: Sql; rules: Access[] };
 
 export interface OrderKey {
   expr: Sql;
@@ -57,8 +58,13 @@ export interface OrderKey {
 export interface CompiledQuery {
   scope: QueryScope;
   properties: Property[];
-  /** The row's JSON object. */
+  /** The row's JSON object, in the form compileQuery was asked for (object.ts ObjectForm). */
   object: Sql;
+  /**
+   * The column rules of the restricted properties of the object and of every subquery's: when the
+   * caller passes them all, the `all` form of the objects is the answer (kinds/visibility.ts).
+   */
+  columnRules: Access[];
   /** What follows FROM: the base table and the joins, tables with column rules behind their masks. */
   from: Sql;
   /**
@@ -103,6 +109,7 @@ export function compileQuery(
   checks: Checks,
   indent: string,
   parent?: QueryScope,
+  form: ObjectForm = "either",
 ): CompiledQuery {
   const scope = new QueryScope(model, parent);
   const base = scope.add(spec.table, spec.table);
@@ -121,7 +128,7 @@ export function compileQuery(
     });
   }
   const where = whereSql(spec.where, scope);
-  const properties = spec.properties.map((p) => property(p, scope, model, checks, `${indent}    `));
+  const properties = spec.properties.map((p) => property(p, scope, model, checks, `${indent}    `, form));
   const neutral = countNeutralJoins(spec, scope, countedRaws(properties));
   const counted = joinPieces.filter((p) => !neutral.has(p.alias));
   const members: Member[] = properties.map((p) => {
@@ -156,7 +163,11 @@ export function compileQuery(
   return {
     scope,
     properties,
-    object: objectSql(members, `${indent}  `),
+    object: objectSql(members, `${indent}  `, form),
+    columnRules: [
+      ...members.flatMap((m) => (m.access ? [m.access] : [])),
+      ...properties.flatMap((p) => (p.kind === "subquery" ? p.rules : [])),
+    ],
     from: join([...from, ...joinPieces.map((p) => p.masked)], ""),
     plainFrom: join([...plainFrom, ...joinPieces.map((p) => p.plain)], ""),
     countFrom: join([...from, ...counted.map((p) => p.masked)], ""),
@@ -256,9 +267,11 @@ function property(
   model: Model,
   checks: Checks,
   indent: string,
+  form: ObjectForm,
 ): Property {
   if (p.subquery) {
-    return { kind: "subquery", name: p.name, expr: subquerySql(p.subquery, model, checks, indent, scope) };
+    const { expr, rules } = subquerySql(p.subquery, model, checks, indent, scope, form);
+    return { kind: "subquery", name: p.name, expr, rules };
   }
   if (p.selector === undefined)
     throw new Error(`response property "${p.name}" needs a selector or a subquery`);

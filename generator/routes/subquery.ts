@@ -13,7 +13,8 @@ import type { Model } from "../model/index.ts";
 import type { Subquery } from "../schema/types.ts";
 import { ident, type Sql, sql } from "../sql/sql.ts";
 import { nl } from "./layout.ts";
-import type { Checks } from "./permissions.ts";
+import type { ObjectForm } from "./object.ts";
+import type { Access, Checks } from "./permissions.ts";
 import type { QueryScope } from "./scope.ts";
 import { compileQuery, orderList, selectSql } from "./select.ts";
 
@@ -23,10 +24,14 @@ export function subquerySql(
   checks: Checks,
   indent: string,
   parent: QueryScope,
-): Sql {
+  form: ObjectForm,
+): { expr: Sql; rules: Access[] } {
   const inner = `${indent}  `;
-  const q = compileQuery({ ...spec, properties: spec.properties }, model, checks, inner, parent);
+  const q = compileQuery({ ...spec, properties: spec.properties }, model, checks, inner, parent, form);
   const alias = ident(`_api_s${q.scope.depth}`);
   const select = selectSql(q, inner, { orderBy: orderList(q.order, q.tiebreak, false) });
-  return sql`(SELECT COALESCE(json_agg(${alias}.j), '[]'::json) FROM (${nl(inner)}${select}${nl(indent)}) AS ${alias})`;
+  return {
+    expr: sql`(SELECT COALESCE(json_agg(${alias}.j), '[]'::json) FROM (${nl(inner)}${select}${nl(indent)}) AS ${alias})`,
+    rules: q.columnRules,
+  };
 }

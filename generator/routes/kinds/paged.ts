@@ -77,6 +77,7 @@ import {
 } from "./pagedText.ts";
 import { plannedTotalStatements } from "./plannedTotal.ts";
 import type { Kind } from "./types.ts";
+import { byVisibility } from "./visibility.ts";
 
 /** The default request takes the keys-first form from this OFFSET on (pagedKeys.ts). */
 export const KEYS_FIRST_FROM_OFFSET = 100;
@@ -95,7 +96,7 @@ export const paged: Kind = (route, compile, names) => {
   const unindented = compile("");
   const key = pageKey(unindented, pagesRawRows(unindented));
   return {
-    ...(key ? { helpers: pageFunctionStatements(compile("      "), key, names.page) } : {}),
+    ...(key ? { helpers: pageFunctionStatements(compile, key, names.page) } : {}),
     declare: [
       sql`_api_sort_order text;`,
       sql`_api_sort_by text;`,
@@ -131,7 +132,10 @@ export const paged: Kind = (route, compile, names) => {
       const tiebreak = (descending: boolean) => orderList([], q.tiebreak, descending).toString();
       const [a, b, c, d] = dynamicPieces(q, i1).map((p) => literal(p));
       const ownOrder = orderList(q.order, q.tiebreak, false);
-      const staticQuery = pagedQuery(q, i1, undefined, ownOrder);
+      // The default request's page in one statement, for its callers' object forms (visibility.ts).
+      const staticPage = byVisibility(compile, i1, (compileAs, at) => [
+        sql`RETURN (${pagedQuery(compileAs(`${at}    `), at, undefined, ownOrder)});`,
+      ]);
       // The route's own rows by keys first, in the own order or its reverse, as a static statement.
       const staticKeysFirst = (pageKey: PageKey, descending: boolean, at: string) =>
         keysFirstQuery(
@@ -170,7 +174,7 @@ export const paged: Kind = (route, compile, names) => {
         sql`_api_filter := NULLIF($1->'filter', 'null'::jsonb);`,
         sql`_api_count := COALESCE($1->>'$count', ${literal(route.total ?? "exact")});`,
         sql`IF _api_count NOT IN (${textList(TOTAL_MODES)}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `count must be one of ${TOTAL_MODES.join(", ")}`)}${nl(indent)}END IF;`,
-        sql`IF ${ownOrderRequest("ASC")} THEN${nl(i1)}${deepStatic}RETURN (${staticQuery});${nl(indent)}END IF;`,
+        sql`IF ${ownOrderRequest("ASC")} THEN${nl(i1)}${deepStatic}${join(staticPage, nl(i1).toString())}${nl(indent)}END IF;`,
         ...reversedStatic,
         sql`_api_columns := ${literal(columnMapJson(map))}::jsonb;`,
         ...map.restricted.map(

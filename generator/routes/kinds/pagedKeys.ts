@@ -35,6 +35,8 @@ import { isScalarSubquery } from "../rawSql.ts";
 import { primaryKeyColumns } from "../scope.ts";
 import type { CompiledQuery } from "../select.ts";
 import { type CastType, castSql, castType } from "../values.ts";
+import type { Compile } from "./types.ts";
+import { byVisibility } from "./visibility.ts";
 
 export interface PageKey {
   /** The base table's one primary key column, e.g. `"project"."id"`. */
@@ -113,14 +115,17 @@ export function keysFirstQuery(
  * built by the same object, masks and subqueries as every other read. Owned by api_owner and
  * executable only by it (the route function); nobody else can call it.
  */
-export function pageFunctionStatements(q: CompiledQuery, key: PageKey, name: string): string[] {
+export function pageFunctionStatements(compile: Compile, key: PageKey, name: string): string[] {
   const fn = ident("api", name);
   const keyArray = sql`${castSql(key.type)}[]`;
   const signature = sql`${fn}(jsonb, jsonb, ${keyArray})`;
-  const rows = "      ";
   // In the keys' order; array_position is a scan of the page's keys, as cheap as a join here.
-  const body = sql`SELECT json_agg(${q.object} ORDER BY array_position($3, ${trusted(key.sql)}))${nl(rows)}FROM ${q.from}${nl(rows)}WHERE ${trusted(key.sql)} = ANY ($3)`;
-  const text = `#variable_conflict use_column\nBEGIN\n  RETURN COALESCE((\n      ${body.toString()}\n    ), '[]'::json);\nEND\n`;
+  const rows = byVisibility(compile, "  ", (compileAs, at) => {
+    const q = compileAs(`${at}    `);
+    const body = sql`SELECT json_agg(${q.object} ORDER BY array_position($3, ${trusted(key.sql)}))${nl(`${at}    `)}FROM ${q.from}${nl(`${at}    `)}WHERE ${trusted(key.sql)} = ANY ($3)`;
+    return [sql`RETURN COALESCE((${nl(`${at}    `)}${body}${nl(`${at}  `)}), '[]'::json);`];
+  });
+  const text = `#variable_conflict use_column\nBEGIN\n  ${join(rows, "\n  ").toString()}\nEND\n`;
   const tag = dollarTag(text);
   return [
     `CREATE FUNCTION ${fn.toString()}(params jsonb, ctx jsonb, keys ${keyArray.toString()})

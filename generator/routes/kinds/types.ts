@@ -3,9 +3,11 @@
 
 import type { StandardRoute } from "../../schema/types.ts";
 import type { Sql } from "../../sql/sql.ts";
+import type { ObjectForm } from "../object.ts";
 import type { CompiledQuery } from "../select.ts";
 
-export type Compile = (indent: string) => CompiledQuery;
+/** The route's query compiled at `indent`, its objects in `form` (default `either`). */
+export type Compile = (indent: string, form?: ObjectForm) => CompiledQuery;
 
 export interface KindBody {
   declare: Sql[];

@@ -51,31 +51,46 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'count must be one of exact, planned, estimated';
   END IF;
   IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
-    RETURN (SELECT json_build_object(
-      'data', COALESCE((SELECT json_agg(CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false))
-            THEN json_build_object(
+    IF COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false) THEN
+      RETURN (SELECT json_build_object(
+        'data', COALESCE((SELECT json_agg(json_build_object(
               'id', "user"."id",
               'email', "user"."email",
               'lastLoginOn', "user"."lastLoginOn",
               'settings', "user"."settings",
               'companyName', "c"."name",
               'emailDomain', (split_part("user"."email", '@', 2))
+            )) FROM (
+          SELECT "user" AS _api_w0, "c" AS _api_w1
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+          WHERE "user"."companyId" = ($2->>'companyId')::bigint
+          ORDER BY "user"."email" ASC, "user"."id" ASC
+          LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+        ) AS _api_p
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"
+        CROSS JOIN LATERAL (SELECT (_api_p._api_w1).*) AS "c"), '[]'::json),
+        'total', (SELECT count(*) FROM (
+          SELECT 1, (split_part("user"."email", '@', 2))
+          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          WHERE "user"."companyId" = ($2->>'companyId')::bigint
+        ) AS _api_c)));
+    END IF;
+    RETURN (SELECT json_build_object(
+      'data', COALESCE((SELECT json_agg(api.json_concat_objects(ARRAY[
+            json_build_object(
+              'id', "user"."id",
+              'email', "user"."email"
+            ),
+            CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN json_build_object(
+              'lastLoginOn', "user"."lastLoginOn"
+            ) END,
+            json_build_object(
+              'settings', "user"."settings",
+              'companyName', "c"."name",
+              'emailDomain', (split_part("user"."email", '@', 2))
             )
-            ELSE api.json_concat_objects(ARRAY[
-              json_build_object(
-                'id', "user"."id",
-                'email', "user"."email"
-              ),
-              CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN json_build_object(
-                'lastLoginOn', "user"."lastLoginOn"
-              ) END,
-              json_build_object(
-                'settings', "user"."settings",
-                'companyName', "c"."name",
-                'emailDomain', (split_part("user"."email", '@', 2))
-              )
-            ]::json[])
-          END) FROM (
+          ]::json[])) FROM (
         SELECT "user" AS _api_w0, "c" AS _api_w1
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
