@@ -8,6 +8,8 @@
 //   the same as `json_build_object` would write.
 // `json_build_object` takes at most 100 arguments: objects of more than 50 properties always use
 // the merged form. The `allowed` tests are `(SELECT <rule on ctx>)`: once per statement.
+// A function can instead choose between the two forms itself, one statement each
+// (kinds/visibility.ts: the `all` and `some` forms below), so Postgres sets up only the one it runs.
 
 import { join, literal, type Sql, sql } from "../sql/sql.ts";
 import { nl } from "./layout.ts";
