@@ -193,7 +193,8 @@ export function countedRaws(properties: readonly Property[]): Sql[] {
 /**
  * The aliases of the joins a count of the query's rows under its own where can leave out: LEFT
  * joins on a unique key of the joined table (at most one match, and a row without one is kept),
- * that neither the where, another join, nor a raw selector the count evaluates (`raws`) reads.
+ * that neither the where, the groupBy, another join, nor a raw selector the count evaluates
+ * (`raws`) reads.
  * Raw SQL counts as reading an alias when it may name it (rawSql.ts mayName).
  */
 function countNeutralJoins(spec: QuerySpec, scope: QueryScope, raws: readonly Sql[]): Set<string> {
@@ -203,6 +204,7 @@ function countNeutralJoins(spec: QuerySpec, scope: QueryScope, raws: readonly Sq
     ...raws.map((r) => r.toString()),
   ];
   const read = (alias: string): boolean =>
+    spec.groupBy?.tableName === alias ||
     spec.joins.some((j) => j.localTableAlias === alias) ||
     spec.where.some((c) => c.tableName === alias || valuesRead(c).includes(alias)) ||
     texts.some((text) => mayName(text, alias));

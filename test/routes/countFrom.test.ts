@@ -84,6 +84,11 @@ t.test("a join the count reads, or that changes the row count, is kept", async (
     selector: `(SELECT count(*) FROM "task" WHERE "task"."assigneeId" = "ownerId_user"."id")`,
   };
   t.same(counted({ properties: [name, scalar] }).masked, ["companyId_company"], "a scalar subquery is not");
+  t.same(
+    counted({ groupBy: { tableName: "ownerId_user", columnName: "id" } }).masked,
+    both,
+    "the groupBy's column",
+  );
   // A join that reaches through it.
   const ownersCompany: Join = {
     alias: "owner_company",
