@@ -10,8 +10,8 @@
 // One statement with `CASE WHEN <every rule> THEN <all> ELSE <merged> END` as the object answers
 // the same, but Postgres sets up both branches, and every subquery in them, on each execution:
 // the example's page of projects built its `openTaskCount` subplan twice (the `PAGE` helper, 5
-// rows: 190 against 170 µs of Postgres CPU a call). The test is a plpgsql expression on `ctx`
-// (`$2`), evaluated once per call.
+// rows: 181 µs of Postgres CPU a call before, 173 after; docs/performance.md). The test is a
+// plpgsql expression on `ctx` (`$2`), evaluated once per call.
 
 import { join, type Sql, sql } from "../../sql/sql.ts";
 import { nl } from "../layout.ts";
