@@ -50,8 +50,13 @@ t.test("docs/query-language.md: every example answers as documented", async (t) 
   };
   for (const example of list) {
     t.test(`line ${example.line}: ${example.command.slice(8, 110)}`, async (t) => {
-      // The status on a last line of its own; the command is run as written otherwise.
-      const { stdout } = await run("bash", ["-c", `${example.command} -w '\\n%{http_code}'`], { env });
+      // The status on a last line of its own; the command is run as written otherwise. --norc:
+      // bash reads ~/.bashrc when its stdin is a socket (Node's pipes are), as if started by a
+      // remote shell, and a machine's .bashrc can take half a second (pyenv init): 56 examples
+      // then outlasted the file's timeout on a loaded CI machine.
+      const { stdout } = await run("bash", ["--norc", "-c", `${example.command} -w '\\n%{http_code}'`], {
+        env,
+      });
       const cut = stdout.lastIndexOf("\n");
       const status = Number(stdout.slice(cut + 1));
       const body = JSON.parse(stdout.slice(0, cut)) as {
