@@ -60,10 +60,35 @@ function runTap(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
       let failed = Number(summary?.[3] ?? 0);
       // A crash before tap could summarise is a failure even with no failed assertion.
       if (status !== 0 && failed === 0) failed = 1;
+      // Without tap's summary the reporter said nothing of what failed: name the files whose
+      // results (tap keeps one per file) hold a failure.
+      if (!summary && status !== 0) for (const line of failedFiles()) console.log(line);
       // On its own line even when the reporter's last line (a failure's diff) has no newline.
       const newline = tail === "" || tail.endsWith("\n") ? "" : "\n";
       console.log(`${newline}${passed} passed, ${failed} failed`);
       resolve(status ?? 1);
     });
   });
+}
+
+/** `not ok <file>: <first failure>` for each result of this run in .tap/test-results with a failure. */
+function failedFiles(): string[] {
+  const root = path.join(import.meta.dirname, "../.tap/test-results");
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      // Written by this run (a file's results stay from the last run that ran it).
+      else if (fs.statSync(file).mtimeMs >= started) {
+        const first = /^\s*not ok .*$/m.exec(fs.readFileSync(file, "utf8"));
+        if (first)
+          found.push(`not ok ${path.relative(root, file).replace(/\.tap$/, "")}: ${first[0].trim()}`);
+      }
+    }
+  };
+  try {
+    walk(root);
+  } catch {}
+  return found;
 }
