@@ -10,7 +10,7 @@ import { opsDatabase, opsGateway, sleep } from "./helpers.ts";
 t.test("pool exhausted: the next request waits POOL_WAIT_MS, then 503 with Retry-After", async (t) => {
   const db = await opsDatabase(t);
   const gw = await opsGateway(t, db.appDir, db.gatewayUrl, { poolSize: 1, poolWaitMs: 300 });
-  // The one connection is held for three seconds by a handler's pg_sleep.
+  // The one connection is held for six seconds by a handler's pg_sleep.
   const holding = gw.app.inject({ method: "GET", url: "/api/v1/ops/hold" });
   while (gw.pool.idleCount > 0 || gw.pool.totalCount === 0) await sleep(10);
 

@@ -106,9 +106,10 @@ export const OPS_SCHEMA = {
 const HANDLERS = `export default class Ops {
   // Two seconds in SQL, through req.db: longer than any statement timeout the tests set.
   async getOpsSleep(req, res) { await req.db.query("SELECT pg_sleep(2)"); res.sendData(true); }
-  // Holds its pool connection for three seconds: past the three bounded waits (300 ms each) of
-  // the pool-exhausted test with room to spare on a loaded machine (one second was not).
-  async getOpsHold(req, res) { await req.db.query("SELECT pg_sleep(3)"); res.sendData(true); }
+  // Holds its pool connection for six seconds: past the three bounded waits (300 ms each) of
+  // the pool-exhausted test with room to spare on a loaded machine (one second was not, and
+  // three were not once either: a CI run with tap at 843 s saw the second wait served).
+  async getOpsHold(req, res) { await req.db.query("SELECT pg_sleep(6)"); res.sendData(true); }
   // Throws in the middle of its transaction.
   async getOpsThrows(req) { await req.db.query('SELECT count(*) FROM "item"'); throw new Error("handler bug"); }
   // Opens its transaction, then returns without ever answering.
