@@ -22,18 +22,17 @@ export function findPgbench(): string | undefined {
   return undefined;
 }
 
-/** `$n` placeholders replaced by SQL literals, for a pgbench script. */
-export function inlineValues(sql: string, values: unknown[]): string {
-  return sql.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
-}
-
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return "NULL";
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(", ")}]`;
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  // An E'' string with every colon escaped: pgbench would read `:name` as one of its variables.
-  return `E'${text.replaceAll("\\", "\\\\").replaceAll("'", "''").replaceAll(":", "\\x3a")}'`;
+/**
+ * A statement with its `$n` placeholders as pgbench variables (`:v1`, ...) and their values, for
+ * pgbenchTps: in prepared mode pgbench binds them as parameters, as both servers do, so Postgres
+ * parses each value on every call (a literal is parsed once, when the statement is planned).
+ */
+export function boundValues(sql: string, values: unknown[]): { sql: string; vars: Record<string, string> } {
+  const vars: Record<string, string> = {};
+  values.forEach((value, i) => {
+    vars[`v${i + 1}`] = typeof value === "string" ? value : JSON.stringify(value);
+  });
+  return { sql: sql.replace(/\$(\d+)/g, (_, n: string) => `:v${n}`), vars };
 }
 
 /** Transactions per second of `sql` over `seconds`, or undefined when pgbench failed. */
@@ -43,6 +42,7 @@ export function pgbenchTps(
   sql: string,
   seconds: number,
   clients: number,
+  vars: Record<string, string> = {},
 ): { tps?: number; error?: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-pgbench-"));
   try {
@@ -64,6 +64,7 @@ export function pgbenchTps(
         String(seconds),
         "-f",
         script,
+        ...Object.entries(vars).flatMap(([name, value]) => ["-D", `${name}=${value}`]),
         "-h",
         u.hostname,
         "-p",

@@ -101,7 +101,8 @@ ${tables}
 
 ## How it is measured
 
-- Data: the plan check's seeds (\`test/plans/*.scale.sql\`). The example app: 50 companies, 1,000
+- Data: the plan check's seeds (\`test/plans/*.scale.sql\`), vacuumed and analyzed before anything
+  is timed. The example app: 50 companies, 1,000
   users, 2,000 projects, 20,000 tasks, 10,000 comments. The Restura fixture: 1,000 companies,
   10,000 users, 50,000 orders, 100,000 items, plus two routes of shapes the fixture lacks
   (\`bench/restura.routes.json\`: a company's users with their orders with their items; a
@@ -133,7 +134,9 @@ ${tables}
   same for the two statements alone under pgbench; where it is well below the HTTP ratio the
   gap is in Postgres (the route function's statement), where it is near 1 the gap is in Node.
 - pgbench: the gateway's own statement (\`SELECT api."<route>"(params, ctx)\`) and the hand-written
-  one, each alone, prepared, 4 clients, ${s.PGBENCH_SECONDS} s: what Postgres can do for each without HTTP or Node.
+  one, each alone, prepared, its values bound as parameters as the servers bind them, 4 clients,
+  ${s.PGBENCH_SECONDS} s a run, the median of three runs each, alternating: what Postgres can do
+  for each without HTTP or Node.
 - Writes (POST, PATCH, DELETE) change rows: PATCH is spread over many rows, DELETE removes a
   fresh row per request (a fixed number of requests per round instead of a duration). They run
   after every read case, the custom route included, so no read sees the rows POST added.
