@@ -31,9 +31,8 @@
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { dollarTag, FUNCTION_SETTINGS, ownedByApiOwner } from "../function.ts";
 import { nl } from "../layout.ts";
-import { isScalarSubquery } from "../rawSql.ts";
 import { primaryKeyColumns } from "../scope.ts";
-import type { CompiledQuery } from "../select.ts";
+import { type CompiledQuery, countedRaws } from "../select.ts";
 import { type CastType, castSql, castType } from "../values.ts";
 import type { Compile } from "./types.ts";
 import { byVisibility } from "./visibility.ts";
@@ -61,7 +60,7 @@ export function pageKey(q: CompiledQuery, pagesRawRows: boolean): PageKey | unde
 
 /** Every raw selector is a scalar subquery: none can change how many rows the route has. */
 export function rawSelectorsKeepRowCount(q: CompiledQuery): boolean {
-  return q.properties.every((p) => p.kind !== "raw" || isScalarSubquery(p.expr.toString()));
+  return countedRaws(q.properties).length === 0;
 }
 
 /**
