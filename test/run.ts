@@ -56,8 +56,11 @@ function runTap(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
     tap.on("close", (status) => {
       // tap's own summary is `# { total: 12, pass: 11, fail: 1, skip: 0 }`.
       const summary = /# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?/.exec(tail);
-      const passed = Number(summary?.[2] ?? 0);
-      let failed = Number(summary?.[3] ?? 0);
+      // Without it (a crash, or a reporter that stopped short: 700 failures in one file left no
+      // summary), the counts come from the result files tap keeps, one per test file.
+      const counted = summary ? undefined : countResults();
+      const passed = Number(summary?.[2] ?? counted?.passed ?? 0);
+      let failed = Number(summary?.[3] ?? counted?.failed ?? 0);
       // A crash before tap could summarise is a failure even with no failed assertion.
       if (status !== 0 && failed === 0) failed = 1;
       // Without tap's summary the reporter said nothing of what failed: name the files whose
@@ -71,24 +74,55 @@ function runTap(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   });
 }
 
-/** `not ok <file>: <first failure>` for each result of this run in .tap/test-results with a failure. */
-function failedFiles(): string[] {
+/** This run's result files in .tap/test-results, by name (a file's results stay from the last run that ran it). */
+function thisRunsResults(): { name: string; text: string }[] {
+  // Read here, not a module constant: the module's top level is still awaiting the run.
   const root = path.join(import.meta.dirname, "../.tap/test-results");
-  const found: string[] = [];
+  const found: { name: string; text: string }[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      // Written by this run (a file's results stay from the last run that ran it).
-      else if (fs.statSync(file).mtimeMs >= started) {
-        const first = /^\s*not ok .*$/m.exec(fs.readFileSync(file, "utf8"));
-        if (first)
-          found.push(`not ok ${path.relative(root, file).replace(/\.tap$/, "")}: ${first[0].trim()}`);
-      }
+      else if (fs.statSync(file).mtimeMs >= started)
+        found.push({
+          name: path.relative(root, file).replace(/\.tap$/, ""),
+          text: fs.readFileSync(file, "utf8"),
+        });
     }
   };
   try {
     walk(root);
   } catch {}
   return found;
+}
+
+/** `not ok <file>: <first failure>` for each result of this run with a failure. */
+function failedFiles(): string[] {
+  return thisRunsResults().flatMap(({ name, text }) => {
+    const first = /^\s*not ok .*$/m.exec(text);
+    return first ? [`not ok ${name}: ${first[0].trim()}`] : [];
+  });
+}
+
+/**
+ * Assertions passed and failed in this run's result files, as tap's summary counts them: each
+ * test point, but not the point that closes a subtest (the first one at the indent of its
+ * `# Subtest:` line).
+ */
+function countResults(): { passed: number; failed: number } {
+  let passed = 0;
+  let failed = 0;
+  for (const { text } of thisRunsResults()) {
+    const open: number[] = [];
+    for (const line of text.split("\n")) {
+      const subtest = /^( *)# Subtest:/.exec(line);
+      if (subtest) open.push((subtest[1] as string).length);
+      const point = /^( *)(not )?ok \d+/.exec(line);
+      if (!point) continue;
+      if (open.at(-1) === (point[1] as string).length) open.pop();
+      else if (point[2]) failed++;
+      else passed++;
+    }
+  }
+  return { passed, failed };
 }
