@@ -102,9 +102,9 @@ ${tables}
 ## How it is measured
 
 - Data: the plan check's seeds (\`test/plans/*.scale.sql\`), vacuumed and analyzed before anything
-  is timed. The example app: 50 companies, 1,000
-  users, 2,000 projects, 20,000 tasks, 10,000 comments. The Restura fixture: 1,000 companies,
-  10,000 users, 50,000 orders, 100,000 items, plus two routes of shapes the fixture lacks
+  is timed. The example app: 50 companies, 1,000 users, 2,000 projects, 20,000 tasks, 10,000
+  comments. The Restura fixture: 1,000 companies, 10,000 users, 50,000 orders, 100,000 items,
+  plus two routes of shapes the fixture lacks
   (\`bench/restura.routes.json\`: a company's users with their orders with their items; a
   company's orders joined to user and company).
 - The hand-written server (\`bench/baseline.ts\`, SQL in \`bench/sql.ts\`): Fastify + pg, one
