@@ -7,12 +7,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { providePostgres } from "../db/postgres.ts";
-import { ensureChromium } from "./harness/installChromium.ts";
+import { ensureChromium, ensurePgbouncer } from "./harness/debianPackages.ts";
 import { prepareCluster } from "./harness/templates.ts";
 
 const started = Date.now();
 try {
   ensureChromium();
+  ensurePgbouncer();
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

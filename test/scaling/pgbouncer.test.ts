@@ -1,6 +1,6 @@
-// The gateway through PgBouncer in transaction mode (docs/scaling.md "Poolers"). Skipped, with
-// the reason, when no pgbouncer binary is installed: `apt-get install pgbouncer` (Debian) then
-// `node --import tsx test/run.ts test/scaling/pgbouncer.test.ts`.
+// The gateway through PgBouncer in transaction mode (docs/scaling.md "Poolers"). The test runner
+// installs Debian's pgbouncer when it is missing (test/harness/debianPackages.ts); where it could
+// not, this skips with the reason.
 //
 // PgBouncer before 1.21 does not track named prepared statements: in transaction mode a client's
 // statement lives on whichever server connection it was prepared on, and another client's
