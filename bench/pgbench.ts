@@ -30,6 +30,8 @@ export function findPgbench(): string | undefined {
 export function boundValues(sql: string, values: unknown[]): { sql: string; vars: Record<string, string> } {
   const vars: Record<string, string> = {};
   values.forEach((value, i) => {
+    // A pgbench variable is always text: it cannot carry SQL NULL, so a case must not ask for it.
+    if (value === null || value === undefined) throw new Error(`boundValues: $${i + 1} is ${value}`);
     vars[`v${i + 1}`] = typeof value === "string" ? value : JSON.stringify(value);
   });
   return { sql: sql.replace(/\$(\d+)/g, (_, n: string) => `:v${n}`), vars };

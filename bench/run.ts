@@ -192,7 +192,9 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
           ] as const) {
             const run = pgbenchTps(pgbench, url, statement.sql, PGBENCH_SECONDS, 4, statement.vars);
             if (run.tps !== undefined) tps[target].push(run.tps);
-            if (run.error) notes.push(`${c.name}: pgbench: ${run.error}`);
+            // Once per case and error, not once per run: a failing statement fails all three.
+            const note = `${c.name}: pgbench: ${run.error}`;
+            if (run.error && !notes.includes(note)) notes.push(note);
           }
         }
         result.pgbench = { gateway: middle(tps.gateway), baseline: middle(tps.baseline) };
