@@ -7,21 +7,36 @@
 import Fastify, { type FastifyReply } from "fastify";
 import pg from "pg";
 import { CellQuery, cellStatement } from "../gateway/cellQuery.ts";
-import { EXAMPLE, RESTURA } from "./sql.ts";
+import { EXAMPLE, planCacheMode, RESTURA } from "./sql.ts";
 
 const JSON_OID = 114;
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.DB_POOL_SIZE ?? 10),
-  types: {
-    getTypeParser: ((oid: number, format?: string) =>
-      oid === JSON_OID
-        ? (v: string) => v
-        : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
-  },
-});
-// The cluster stops at the end of the run while idle clients are still connected.
-pool.on("error", () => {});
+
+/** A pool whose sessions plan statements in `mode` (bench/sql.ts planCacheMode). */
+function poolPlanning(mode: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: process.env.DATABASE_URL,
+    max: Number(process.env.DB_POOL_SIZE ?? 10),
+    options: `-c plan_cache_mode=${mode}`,
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === JSON_OID
+          ? (v: string) => v
+          : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
+    },
+  });
+  // The cluster stops at the end of the run while idle clients are still connected.
+  pool.on("error", () => {});
+  return pool;
+}
+
+// One pool per plan cache mode, each the gateway's size: a case runs one statement, so only one
+// of them is ever busy, and the idle one holds no connections it has not used.
+const pools: Record<string, pg.Pool> = {};
+const poolFor = (text: string): pg.Pool => {
+  const mode = planCacheMode(text);
+  pools[mode] ??= poolPlanning(mode);
+  return pools[mode];
+};
 
 interface Caller {
   userId: number;
@@ -37,7 +52,7 @@ function caller(authorization: string | undefined): Caller {
 /** A named statement's one cell, read as lean as the gateway reads its own (gateway/cellQuery.ts). */
 function cell(name: string, text: string, values: unknown[]): Promise<pg.QueryArrayResult> {
   return new Promise((resolve, reject) => {
-    pool.connect((connectError, client, release) => {
+    poolFor(text).connect((connectError, client, release) => {
       if (connectError || !client) return reject(connectError);
       const query = new CellQuery(
         cellStatement(
@@ -169,7 +184,7 @@ if (process.env.BENCH_APP === "restura") {
   app.post<{ Body: { from: string; to: string } }>("/api/v1/report/summary", async (req, reply) => {
     const { from, to } = req.body;
     const { companyId } = caller(req.headers.authorization);
-    const result = await pool.query<Row>({
+    const result = await poolFor(EXAMPLE.reportByProject).query<Row>({
       name: "report",
       text: EXAMPLE.reportByProject,
       values: [from, to, companyId],
@@ -190,6 +205,6 @@ await app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });
 process.send?.("ready");
 process.on("SIGTERM", async () => {
   await app.close();
-  await pool.end();
+  await Promise.all(Object.values(pools).map((p) => p.end()));
   process.exit(0);
 });

@@ -37,7 +37,10 @@ export function boundValues(sql: string, values: unknown[]): { sql: string; vars
   return { sql: sql.replace(/\$(\d+)/g, (_, n: string) => `:v${n}`), vars };
 }
 
-/** Transactions per second of `sql` over `seconds`, or undefined when pgbench failed. */
+/**
+ * Transactions per second of `sql` over `seconds`, or undefined when pgbench failed; its sessions
+ * plan in `planCacheMode` when given (as the hand-written server's do, bench/sql.ts).
+ */
 export function pgbenchTps(
   binary: string,
   url: string,
@@ -45,6 +48,7 @@ export function pgbenchTps(
   seconds: number,
   clients: number,
   vars: Record<string, string> = {},
+  planCacheMode?: string,
 ): { tps?: number; error?: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-pgbench-"));
   try {
@@ -75,7 +79,14 @@ export function pgbenchTps(
         decodeURIComponent(u.username),
         decodeURIComponent(u.pathname.slice(1)),
       ],
-      { encoding: "utf8", env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } },
+      {
+        encoding: "utf8",
+        env: {
+          ...process.env,
+          PGPASSWORD: decodeURIComponent(u.password),
+          ...(planCacheMode ? { PGOPTIONS: `-c plan_cache_mode=${planCacheMode}` } : {}),
+        },
+      },
     );
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(result.stdout ?? "");
     if (!tps)

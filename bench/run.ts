@@ -30,6 +30,7 @@ import {
 import { boundValues, findPgbench, pgbenchTps } from "./pgbench.ts";
 import { percentile } from "./realtimeLoad.ts";
 import { type Machine, type Result, writeReport } from "./report.ts";
+import { planCacheMode } from "./sql.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -181,16 +182,24 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
           JSON.stringify(c.ceiling.params),
           JSON.stringify(ctx),
         ]);
-        const hand = boundValues(c.ceiling.sql, c.ceiling.values);
+        const hand = { ...boundValues(c.ceiling.sql, c.ceiling.values), mode: planCacheMode(c.ceiling.sql) };
         // Alternating runs, the median of each side's: one run of each read a passing autovacuum
         // or a noisy second as a difference between the statements.
         const tps: Record<Target, number[]> = { gateway: [], baseline: [] };
         for (let round = 0; round < PGBENCH_ROUNDS; round++) {
           for (const [target, statement] of [
-            ["gateway", call],
+            ["gateway", { ...call, mode: undefined }],
             ["baseline", hand],
           ] as const) {
-            const run = pgbenchTps(pgbench, url, statement.sql, PGBENCH_SECONDS, 4, statement.vars);
+            const run = pgbenchTps(
+              pgbench,
+              url,
+              statement.sql,
+              PGBENCH_SECONDS,
+              4,
+              statement.vars,
+              statement.mode,
+            );
             if (run.tps !== undefined) tps[target].push(run.tps);
             // Once per case and error, not once per run: a failing statement fails all three.
             const note = `${c.name}: pgbench: ${run.error}`;
