@@ -8,7 +8,9 @@
 // and surviving it) would stand in for the view. The gateway role can only SELECT the views and EXECUTE route
 // functions, so row policies and column rules hold as for any standard route; writes go through
 // `call` (a standard route function, after the same route check). The transaction commits when
-// the handler answers with data and rolls back otherwise.
+// the handler answers with data and rolls back otherwise. `queryAlone` is the request's only
+// statement in a transaction of its own: the context statement and it, without BEGIN, in one
+// round trip, committed by the batch's Sync.
 //
 // `req.service` runs SQL on the migrating (privileged) connection: for trusted server code that
 // must read what no caller may (login reading a password hash). It is never reachable from a
@@ -47,6 +49,10 @@ const OPENING_TEXT =
 /** Kept prepared on each connection (openTransaction.ts); a name per text, so a change never meets an old one. */
 const OPENING_NAME = `api_open_${createHash("sha256").update(OPENING_TEXT).digest("hex").slice(0, 16)}`;
 
+const ALONE_FIRST = "req.db.queryAlone was this request's only use of req.db: nothing may follow it";
+const ALONE_AFTER =
+  "req.db.queryAlone must be the request's only use of req.db: its transaction is already open";
+
 /** Handler queries parse JSON (the gateway pool leaves json as text for route replies). */
 const PARSED = pg.types as unknown as pg.CustomTypesConfig;
 
@@ -63,67 +69,83 @@ export function callerSession(
 ): CallerSession {
   let acquiring: Promise<pg.PoolClient> | undefined;
   let closed = false;
+  /** queryAlone ran: its statement committed, and nothing may follow. */
+  let alone = false;
   let savepoints = 0;
   /** A statement of this connection can never run again (isLostStatement): dropped at the end. */
   let stale: Error | undefined;
 
   /**
-   * The transaction's connection, opened at the first use. `first` (the first query) is built for
-   * the connection and travels with the opening (openTransaction.ts).
+   * A connection with the caller's opening sent and done: BEGIN (unless `begin` is false: see
+   * queryAlone) and the context statement, with `first` (the first query, built for the
+   * connection) in the same batch (openTransaction.ts).
    */
-  const client = (first?: (c: pg.PoolClient) => pg.Submittable): Promise<pg.PoolClient> => {
-    if (closed) return Promise.reject(new Error("req.db used after the request ended"));
-    acquiring ??= (async () => {
-      for (let attempt = 1; ; attempt++) {
-        const c = await pool.connect();
-        try {
-          // BEGIN, the context and the first query in one round trip.
-          const opening = new OpenTransaction(
-            {
-              name: options.preparedStatements !== false ? OPENING_NAME : undefined,
-              text: OPENING_TEXT,
-              values: [JSON.stringify(ctx), String(options.statementTimeoutMs)],
-            },
-            first?.(c) as ConstructorParameters<typeof OpenTransaction>[1],
-          );
-          c.query(opening);
-          await opening.done;
-          return c;
-        } catch (error) {
-          c.release(error as Error);
-          // The opening statement this connection was believed to hold is gone: nothing ran, so
-          // the transaction opens once more on another connection (this one is dropped).
-          if (attempt === 1 && isLostStatement(error)) continue;
-          throw error;
-        }
+  const open = async (
+    begin: boolean,
+    first?: (c: pg.PoolClient) => pg.Submittable,
+  ): Promise<pg.PoolClient> => {
+    for (let attempt = 1; ; attempt++) {
+      const c = await pool.connect();
+      try {
+        // BEGIN, the context and the first query in one round trip.
+        const opening = new OpenTransaction(
+          {
+            name: options.preparedStatements !== false ? OPENING_NAME : undefined,
+            text: OPENING_TEXT,
+            values: [JSON.stringify(ctx), String(options.statementTimeoutMs)],
+          },
+          first?.(c) as ConstructorParameters<typeof OpenTransaction>[1],
+          { begin },
+        );
+        c.query(opening);
+        await opening.done;
+        return c;
+      } catch (error) {
+        c.release(error as Error);
+        // The opening statement this connection was believed to hold is gone: nothing ran, so
+        // the transaction opens once more on another connection (this one is dropped).
+        if (attempt === 1 && isLostStatement(error)) continue;
+        throw error;
       }
-    })();
+    }
+  };
+
+  /** The transaction's connection, opened at the first use. */
+  const client = (first?: (c: pg.PoolClient) => pg.Submittable): Promise<pg.PoolClient> => {
+    if (closed) return Promise.reject(new Error(alone ? ALONE_FIRST : "req.db used after the request ended"));
+    acquiring ??= open(true, first);
     return acquiring;
+  };
+
+  /** `text` as a pg.Query for connection `c` (named when `prepare`), and its result. */
+  const statement = (c: pg.PoolClient, text: string, values: unknown[], prepare: boolean) => {
+    const name = prepare ? preparedName(c, text) : undefined;
+    let submittable: pg.Submittable | undefined;
+    const result = new Promise<pg.QueryResult>((resolve, reject) => {
+      submittable = new pg.Query({
+        text,
+        values,
+        types: PARSED,
+        ...(name ? { name } : {}),
+        callback: (error: Error | null, r: pg.QueryResult) => (error ? reject(error) : resolve(r)),
+      } as pg.QueryConfig) as unknown as pg.Submittable;
+    });
+    // Awaited by the caller once the connection is there: an error that comes first is not unhandled.
+    result.catch(() => {});
+    return { submittable: submittable as pg.Submittable, result };
   };
 
   /** Runs `text`: with the opening when the transaction is not open yet, else on its connection. */
   const run = async (text: string, values: unknown[], prepare: boolean): Promise<pg.QueryResult> => {
     let query: Promise<pg.QueryResult> | undefined;
-    const statement = (c: pg.PoolClient): pg.Submittable => {
-      const name = prepare ? preparedName(c, text) : undefined;
-      let submittable: pg.Submittable | undefined;
-      query = new Promise<pg.QueryResult>((resolve, reject) => {
-        submittable = new pg.Query({
-          text,
-          values,
-          types: PARSED,
-          ...(name ? { name } : {}),
-          callback: (error: Error | null, result: pg.QueryResult) =>
-            error ? reject(error) : resolve(result),
-        } as pg.QueryConfig) as unknown as pg.Submittable;
-      });
-      // Awaited below, once the connection is there: an error that comes first is not unhandled.
-      query.catch(() => {});
-      return submittable as pg.Submittable;
+    const build = (c: pg.PoolClient): pg.Submittable => {
+      const built = statement(c, text, values, prepare);
+      query = built.result;
+      return built.submittable;
     };
     const opened = acquiring !== undefined;
-    const c = await client(opened ? undefined : statement);
-    if (opened) c.query(statement(c));
+    const c = await client(opened ? undefined : build);
+    if (opened) c.query(build(c));
     try {
       return await (query as Promise<pg.QueryResult>);
     } catch (error) {
@@ -140,10 +162,45 @@ export function callerSession(
     }
   };
 
+  /** queryAlone's one statement: the context, `text` and the commit in one batch, then released. */
+  const runAlone = async (text: string, values: unknown[], prepare: boolean): Promise<pg.QueryResult> => {
+    let query: Promise<pg.QueryResult> | undefined;
+    const c = await open(false, (conn) => {
+      const built = statement(conn, text, values, prepare);
+      query = built.result;
+      return built.submittable;
+    });
+    try {
+      const result = await (query as Promise<pg.QueryResult>);
+      c.release();
+      return result;
+    } catch (error) {
+      // The Sync ended the implicit transaction either way: the connection is clean unless the
+      // error broke it or left a statement it believed prepared (run once more, unnamed).
+      const lost = isLostStatement(error);
+      c.release(lost || brokeConnection(error) ? (error as Error) : undefined);
+      if (lost && prepare) return runAlone(text, values, false);
+      throw error;
+    }
+  };
+
   return {
     async query<Row>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
       try {
         const result = await run(text, values, options.preparedStatements !== false);
+        return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        throw operational(error);
+      }
+    },
+    async queryAlone<Row>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
+      if (acquiring || alone) throw new Error(alone ? ALONE_FIRST : ALONE_AFTER);
+      if (closed) throw new Error("req.db used after the request ended");
+      // Nothing may follow: the statement's transaction commits with it.
+      closed = true;
+      alone = true;
+      try {
+        const result = await runAlone(text, values, options.preparedStatements !== false);
         return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
       } catch (error) {
         throw operational(error);

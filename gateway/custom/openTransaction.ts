@@ -13,6 +13,11 @@
 // of the batch (the first query never runs) and the transaction BEGIN opened is left aborted:
 // nothing the handler sends next can run without its context, and the caller drops the
 // connection anyway.
+//
+// Without BEGIN (`{ begin: false }`, req.db.queryAlone) the batch is one implicit transaction:
+// the context statement and the query run in it, and the Sync commits it (or, after an error,
+// rolls it back). The transaction-local settings end with it, so nothing else may follow on
+// the connection as this caller.
 
 import type pg from "pg";
 import { forgetSubmitted, heldText, markSubmitted } from "../namedStatements.ts";
@@ -52,14 +57,21 @@ export class OpenTransaction implements pg.Submittable {
   /** Set once `first` has had its error: it hears nothing more. */
   private firstFailed = false;
   /** Command tags still due from BEGIN and the context statement; the replies after them are `first`'s. */
-  private openingReplies = 2;
+  private openingReplies: number;
   /** The context statement's Parse went out in this batch (under its name, when named). */
   private parsedContext = false;
 
   constructor(
     private readonly context: ContextStatement,
     private readonly first?: QueryHandlers,
+    private readonly options: { begin: boolean } = { begin: true },
   ) {
+    this.openingReplies = options.begin ? 2 : 1;
+    // Without BEGIN the batch's one implicit transaction holds only while every message is
+    // extended-protocol up to the Sync: node-postgres sends a query without values or name as a
+    // simple Query, which Postgres runs outside that transaction (the context's settings then
+    // outlive it, and no commit happens at the Sync). Measured: test/custom/openTransaction.test.ts.
+    if (!options.begin && first) (first as { queryMode?: string }).queryMode = "extended";
     this.done = new Promise<void>((resolve, reject) => {
       this.settle = (error) => (error ? reject(error) : resolve());
     });
@@ -89,9 +101,11 @@ export class OpenTransaction implements pg.Submittable {
     // Corked: every message and the Sync leave in one write.
     stream.cork?.();
     try {
-      connection.parse({ name: "", text: "BEGIN", types: [] }, true);
-      connection.bind({ values: [] }, true);
-      connection.execute({}, true);
+      if (this.options.begin) {
+        connection.parse({ name: "", text: "BEGIN", types: [] }, true);
+        connection.bind({ values: [] }, true);
+        connection.execute({}, true);
+      }
       if (previous === undefined) {
         connection.parse({ name, text, types: [] }, true);
         if (name) markSubmitted(connection, name, text);
@@ -151,7 +165,7 @@ export class OpenTransaction implements pg.Submittable {
       // Parses written but skipped: the connection must not believe them pending. (node-postgres
       // clears the context statement's itself when the error is that statement's.)
       if (this.first?.name) forgetSubmitted(connection, this.first.name);
-      if (this.openingReplies === 2 && this.parsedContext && this.context.name)
+      if (this.options.begin && this.openingReplies === 2 && this.parsedContext && this.context.name)
         forgetSubmitted(connection, this.context.name);
     }
     this.failFirst(error, connection);

@@ -150,16 +150,20 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
 const fromRequestValues = new WeakSet<object>();
 
 function withValueErrors<Db extends CallerDb | ServiceDb>(db: Db): Db {
-  const query = db.query.bind(db);
-  return {
-    ...db,
-    async query(text: string, values: unknown[] = []) {
+  type Query = CallerDb["query"];
+  const marking =
+    (query: Query): Query =>
+    async (text: string, values: unknown[] = []) => {
       try {
         return await query(text, values);
       } catch (error) {
         if (values.length > 0 && typeof error === "object" && error !== null) fromRequestValues.add(error);
         throw error;
       }
-    },
+    };
+  return {
+    ...db,
+    query: marking(db.query.bind(db)),
+    ...("queryAlone" in db ? { queryAlone: marking(db.queryAlone.bind(db)) } : {}),
   } as Db;
 }

@@ -32,6 +32,14 @@ export interface QueryResult<Row> {
 export interface CallerDb {
   query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
   /**
+   * The request's one and only statement, in a transaction of its own: the caller's context, the
+   * statement and the commit in one round trip (`query` takes two: the transaction's opening with
+   * the statement, then COMMIT when the handler answers). It commits before it returns, whatever
+   * the handler answers next, and it must be the request's only use of `req.db`: any other
+   * (before or after) throws.
+   */
+  queryAlone<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
+  /**
    * Runs a standard route of this schema as the caller (same route check, same route function,
    * same transaction), e.g. `call("PATCH", "/api/v1/task/:id", { id: 3, done: true })`; returns
    * the route's `data`. Failures are ApiErrors (403, 404, 409, 422...), which a handler may let

@@ -53,6 +53,13 @@ function probeApp(t: Parameters<typeof exampleAppWithStubs>[0]) {
       request: [{ name: "id", required: true, validator: [{ type: "TYPE_CHECK", value: "number" }] }],
     }),
     probe("POST", "/probe/refresh-token", { action: "renamed" }),
+    probe("GET", "/probe/alone-users", MEMBERS),
+    probe("POST", "/probe/:id/alone-done", {
+      ...MEMBERS,
+      request: [{ name: "id", required: true, validator: [{ type: "TYPE_CHECK", value: "number" }] }],
+    }),
+    probe("GET", "/probe/alone-misuse", MEMBERS),
+    probe("GET", "/probe/alone-late", MEMBERS),
   );
   schema.endpoints.push({
     name: "V2",
@@ -91,6 +98,30 @@ function probeApp(t: Parameters<typeof exampleAppWithStubs>[0]) {
     res.sendData(data);
   }
   renamed(req, res) { res.sendData("renamed"); }
+  async getProbeAloneUsers(req, res) {
+    const r = await req.db.queryAlone('SELECT "id", "companyId", "lastLoginOn" FROM "user" ORDER BY "id"');
+    res.sendData(r.rows);
+  }
+  async postProbeAloneDone(req, res) {
+    // A write through a route function, so the commit shows: the handler then answers an error.
+    await req.db.queryAlone(
+      \`SELECT api."PATCH /api/v1/task/:id"(jsonb_build_object('id', $1::bigint, 'done', true),
+        current_setting('api.ctx')::jsonb)\`, [req.data.id]);
+    res.sendError("CONFLICT", "answered after the commit");
+  }
+  async getProbeAloneMisuse(req, res) {
+    const messages = [];
+    await req.db.queryAlone("SELECT 1");
+    for (const use of [() => req.db.query("SELECT 1"), () => req.db.queryAlone("SELECT 1"),
+      () => req.db.call("GET", "/api/v1/task/:id", { id: 1 })]) {
+      await use().then(() => messages.push("ran"), (e) => messages.push(e.message));
+    }
+    res.sendData(messages);
+  }
+  async getProbeAloneLate(req, res) {
+    await req.db.query("SELECT 1");
+    res.sendData(await req.db.queryAlone("SELECT 1").then(() => "ran", (e) => e.message));
+  }
 }
 `,
   );
@@ -220,6 +251,50 @@ t.test("req.db runs as the caller: row policies and column rules hold", async (t
     as: { ...MIA, scopes: [] },
   });
   t.equal(noScope.statusCode, 403, "req.db.call applies the called route's check");
+});
+
+t.test("req.db.queryAlone: the caller's one statement, committed in the same round trip", async (t) => {
+  const app = probeApp(t);
+  const gw = await testGatewayForApp(t, app.dir, seed);
+  const users = await gw.request({ method: "GET", url: "/api/v1/probe/alone-users", as: MIA });
+  t.equal(users.statusCode, 200, users.body);
+  const rows = JSON.parse(users.body).data as { id: string; lastLoginOn: unknown }[];
+  t.same(
+    rows.map((r) => Number(r.id)),
+    [1, 2, 3, 7],
+    "only Acme's users: the context holds for the statement",
+  );
+  t.ok(
+    rows.every((r) => r.lastLoginOn === null),
+    "hidden columns are null",
+  );
+
+  t.equal((await gw.su.query("SELECT done FROM task WHERE id = 3")).rows[0].done, false, "open before");
+  const done = await gw.request({ method: "POST", url: "/api/v1/probe/3/alone-done", payload: {}, as: MIA });
+  t.equal(done.statusCode, 409, "the handler's own answer");
+  t.equal(
+    (await gw.su.query("SELECT done FROM task WHERE id = 3")).rows[0].done,
+    true,
+    "committed with the statement, whatever the handler answered next",
+  );
+  const other = await gw.request({ method: "POST", url: "/api/v1/probe/9/alone-done", payload: {}, as: MIA });
+  t.equal(
+    other.statusCode,
+    500,
+    "another company's task: the route function refused, an error for the handler",
+  );
+  t.equal((await gw.su.query("SELECT done FROM task WHERE id = 9")).rows[0].done, false);
+
+  const misuse = await gw.request({ method: "GET", url: "/api/v1/probe/alone-misuse", as: MIA });
+  t.equal(misuse.statusCode, 200, misuse.body);
+  const alone = "req.db.queryAlone was this request's only use of req.db: nothing may follow it";
+  t.same(JSON.parse(misuse.body).data, [alone, alone, alone], "nothing may follow it");
+  const late = await gw.request({ method: "GET", url: "/api/v1/probe/alone-late", as: MIA });
+  t.equal(
+    JSON.parse(late.body).data,
+    "req.db.queryAlone must be the request's only use of req.db: its transaction is already open",
+    "nor come after another use",
+  );
 });
 
 t.test("missing handler files and methods are reported at start-up, naming what was expected", async (t) => {

@@ -2,8 +2,10 @@
 // handler's first query leave in one batch and come back with one ReadyForQuery, the transaction
 // stays open with the statement's settings, and a failing statement leaves nothing able to run
 // after it. A named context statement is parsed once per connection. A handler's one query costs
-// two round trips: the opening with the query, COMMIT.
+// two round trips: the opening with the query, COMMIT; without BEGIN (req.db.queryAlone) the
+// batch is one implicit transaction that the Sync commits, so it costs one.
 
+import pg from "pg";
 import t, { type Test } from "tap";
 import { OpenTransaction } from "../../gateway/custom/openTransaction.ts";
 import { connect, testDatabase } from "../harness/db.ts";
@@ -33,6 +35,59 @@ t.test("BEGIN and the context statement in one round trip", async (t) => {
   const after = await client.query("SELECT current_setting('api.test', true) AS value");
   t.equal(after.rows[0].value, "", "transaction-local: gone after COMMIT");
 });
+
+t.test(
+  "without BEGIN: the context and the query in one implicit transaction, committed at the Sync",
+  async (t) => {
+    const url = await testDatabase(t, "tpl_example");
+    const client = await connect(t, url);
+    const connection = (client as unknown as { connection: NodeJS.EventEmitter }).connection;
+    let ready = 0;
+    connection.on("readyForQuery", () => ready++);
+    await client.query("CREATE TEMP TABLE alone_probe (v text)");
+    ready = 0;
+
+    const first = new pg.Query(
+      "INSERT INTO alone_probe SELECT current_setting('api.test') RETURNING v, now() = statement_timestamp() AS alone",
+    );
+    const rows = new Promise<unknown[]>((resolve, reject) => {
+      (first as unknown as { callback: (e: Error | null, r: pg.QueryResult) => void }).callback = (e, r) =>
+        e ? reject(e) : resolve(r.rows);
+    });
+    const opening = new OpenTransaction(
+      { text: "SELECT set_config('api.test', $1, true)", values: ["set"] },
+      first as never,
+      { begin: false },
+    );
+    client.query(opening);
+    await opening.done;
+    t.same(await rows, [{ v: "set", alone: false }], "the query saw the setting: the same transaction");
+    t.equal(ready, 1, "one round trip");
+    const after = await client.query(
+      "SELECT current_setting('api.test', true) AS value, (SELECT count(*)::int FROM alone_probe) AS kept",
+    );
+    t.same(
+      after.rows[0],
+      { value: "", kept: 1 },
+      "the Sync ended it: the setting is gone, the row committed",
+    );
+
+    const failing = new pg.Query("INSERT INTO alone_probe VALUES ('never') RETURNING 1 / 0");
+    const failed = new Promise<Error>((resolve) => {
+      (failing as unknown as { callback: (e: Error | null) => void }).callback = (e) => resolve(e as Error);
+    });
+    const again = new OpenTransaction(
+      { text: "SELECT set_config('api.test', $1, true)", values: ["set"] },
+      failing as never,
+      { begin: false },
+    );
+    client.query(again);
+    await again.done;
+    t.match(await failed, { code: "22012" }, "the query's own error");
+    const rolledBack = await client.query("SELECT count(*)::int AS n FROM alone_probe");
+    t.equal(rolledBack.rows[0].n, 1, "a failing query's transaction rolled back, the connection usable");
+  },
+);
 
 t.test("a failing context statement leaves the transaction aborted", async (t) => {
   const url = await testDatabase(t, "tpl_example");

@@ -60,7 +60,13 @@ export default class ReportHandlers {
     if (Object.keys(bad).length === 0 && from > to) bad.to = "must not be before from";
     if (Object.keys(bad).length > 0) return res.sendError("VALIDATION_ERROR", undefined, bad);
 
-    const result = await req.db.query<Row>(summarySql(groupBy), [from, to, projectIds ?? null, includeDone]);
+    // The handler's only statement: opened, run and committed in one round trip.
+    const result = await req.db.queryAlone<Row>(summarySql(groupBy), [
+      from,
+      to,
+      projectIds ?? null,
+      includeDone,
+    ]);
     const rows = result.rows.map((r) => ({ ...r, key: r.key === null ? null : Number(r.key) }));
     const totals = { taskCount: 0, doneCount: 0, estimateHours: 0 };
     for (const r of rows) {
