@@ -120,6 +120,14 @@ ${tables}
   the tenant predicate. Now the caller is read from the token unverified, the page is cut in a
   derived table before any join or JSON is built, the total is a separate \`count(*)\`, and every
   joined table carries the tenant predicate, so Postgres reaches it by index.
+  Its arrays are built over rows sorted in a subquery (\`json_agg\` with its own \`ORDER BY\` cost
+  twice the Postgres CPU), and each statement runs in the plan cache mode that measured faster
+  for it: its generic plan, except the deep user page, planned per call (\`bench/sql.ts\`
+  \`PLANNED_PER_CALL\`). Under Postgres's own choice the example's first project page was planned
+  on every call; the gateway beat that version by 1.2-1.6 times on five cases.
+- On a shared 2-core VM the ratios of unchanged code move between full runs by up to 0.2 (the
+  example's \`GET /task/:id\`: 0.56, then 0.78, on 2026-11-27); compare versions with
+  \`BENCH_ONLY\` runs one after the other, not with an older run.
 - Both servers answer every case with the same status and JSON (checked before timing; new ids and
   timestamps aside). Rounds alternate between the two servers, ${s.CONNECTIONS} connections each (autocannon),
   after an uncounted warm-up round; req/s, p50 and p99 are means over the rounds. Each server's
