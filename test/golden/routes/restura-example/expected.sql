@@ -470,8 +470,6 @@ BEGIN
         _api_key := NULL;
       END IF;
       _api_tail_desc := _api_sort_order = 'DESC';
-      _api_keys := 'json_build_array(' || CASE WHEN _api_key IS NULL THEN '' ELSE _api_key || ', ' END || '"user"."id")';
-      _api_extra := ', ''next'', CASE WHEN count(*) = COALESCE(($1->>''perPage'')::bigint, 10) THEN translate(encode(convert_to(json_build_object(''s'', COALESCE(NULLIF($1->>''sortBy'', ''''), ''''), ''o'', upper(COALESCE($1->>''sortOrder'', ''ASC'')), ''k'', (array_agg(_api_p._api_k))[count(*)])::text, ''UTF8''), ''base64''), ''+/='' || chr(10), ''-_'') END';
       IF $1->>'after' <> '' THEN
         BEGIN
           _api_after := convert_from(decode(rpad(translate($1->>'after', '-_', '+/'), (length($1->>'after') + 3) / 4 * 4, '='), 'base64'), 'UTF8')::jsonb;
@@ -484,15 +482,6 @@ BEGIN
           RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after is not a cursor of this route for this sortBy and sortOrder';
         END IF;
         _api_cursor := ARRAY(SELECT jsonb_array_elements_text(_api_after->'k'));
-        _api_where := _api_where || ' AND ' || CASE
-          WHEN _api_key IS NULL THEN CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[1] AS bigint)))' ELSE '(("user"."id") > (CAST($4[1] AS bigint)))' END
-          WHEN _api_cursor[1] IS NULL AND _api_key_desc THEN '(' || _api_key || ' IS NOT NULL OR (' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
-          WHEN _api_cursor[1] IS NULL THEN '(' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || ')'
-          WHEN _api_key_desc = _api_tail_desc AND _api_key_desc THEN '((' || _api_key || ', ' || '"user"."id"' || ') < (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || '))'
-          WHEN _api_key_desc = _api_tail_desc THEN '(((' || _api_key || ', ' || '"user"."id"' || ') > (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || ')) OR ' || _api_key || ' IS NULL)'
-          WHEN _api_key_desc THEN '(' || _api_key || ' < ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
-          ELSE '(' || _api_key || ' > ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR ' || _api_key || ' IS NULL OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
-        END;
       END IF;
       IF _api_count = 'exact' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
         IF _api_cursor IS NULL THEN
@@ -620,6 +609,19 @@ BEGIN
               LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
             ) AS _api_p
             CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+      END IF;
+      _api_keys := 'json_build_array(' || CASE WHEN _api_key IS NULL THEN '' ELSE _api_key || ', ' END || '"user"."id")';
+      _api_extra := ', ''next'', CASE WHEN count(*) = COALESCE(($1->>''perPage'')::bigint, 10) THEN translate(encode(convert_to(json_build_object(''s'', COALESCE(NULLIF($1->>''sortBy'', ''''), ''''), ''o'', upper(COALESCE($1->>''sortOrder'', ''ASC'')), ''k'', (array_agg(_api_p._api_k))[count(*)])::text, ''UTF8''), ''base64''), ''+/='' || chr(10), ''-_'') END';
+      IF _api_cursor IS NOT NULL THEN
+        _api_where := _api_where || ' AND ' || CASE
+          WHEN _api_key IS NULL THEN CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[1] AS bigint)))' ELSE '(("user"."id") > (CAST($4[1] AS bigint)))' END
+          WHEN _api_cursor[1] IS NULL AND _api_key_desc THEN '(' || _api_key || ' IS NOT NULL OR (' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
+          WHEN _api_cursor[1] IS NULL THEN '(' || _api_key || ' IS NULL AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || ')'
+          WHEN _api_key_desc = _api_tail_desc AND _api_key_desc THEN '((' || _api_key || ', ' || '"user"."id"' || ') < (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || '))'
+          WHEN _api_key_desc = _api_tail_desc THEN '(((' || _api_key || ', ' || '"user"."id"' || ') > (' || ('CAST($4[1] AS ' || _api_key_type || ')') || ', ' || 'CAST($4[2] AS bigint)' || ')) OR ' || _api_key || ' IS NULL)'
+          WHEN _api_key_desc THEN '(' || _api_key || ' < ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
+          ELSE '(' || _api_key || ' > ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' OR ' || _api_key || ' IS NULL OR (' || _api_key || ' = ' || ('CAST($4[1] AS ' || _api_key_type || ')') || ' AND ' || CASE WHEN _api_tail_desc THEN '(("user"."id") < (CAST($4[2] AS bigint)))' ELSE '(("user"."id") > (CAST($4[2] AS bigint)))' END || '))'
+        END;
       END IF;
     END IF;
     IF _api_count = 'estimated' THEN
