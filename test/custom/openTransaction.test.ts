@@ -36,6 +36,22 @@ t.test("BEGIN and the context statement in one round trip", async (t) => {
   t.equal(after.rows[0].value, "", "transaction-local: gone after COMMIT");
 });
 
+/** A pg.Query and its outcome (rows, or the error it failed with). */
+function probeQuery(text: string) {
+  const query = new pg.Query(text);
+  const outcome = new Promise<unknown[] | Error>((resolve) => {
+    (query as unknown as { callback: (e: Error | null, r: pg.QueryResult) => void }).callback = (e, r) =>
+      resolve(e ?? r.rows);
+  });
+  return { query, outcome };
+}
+
+/** The context statement and `first` without BEGIN, as req.db.queryAlone sends them. */
+const alone = (first: pg.Query) =>
+  new OpenTransaction({ text: "SELECT set_config('api.test', $1, true)", values: ["set"] }, first as never, {
+    begin: false,
+  });
+
 t.test(
   "without BEGIN: the context and the query in one implicit transaction, committed at the Sync",
   async (t) => {
@@ -47,21 +63,17 @@ t.test(
     await client.query("CREATE TEMP TABLE alone_probe (v text)");
     ready = 0;
 
-    const first = new pg.Query(
+    const first = probeQuery(
       "INSERT INTO alone_probe SELECT current_setting('api.test') RETURNING v, now() = statement_timestamp() AS alone",
     );
-    const rows = new Promise<unknown[]>((resolve, reject) => {
-      (first as unknown as { callback: (e: Error | null, r: pg.QueryResult) => void }).callback = (e, r) =>
-        e ? reject(e) : resolve(r.rows);
-    });
-    const opening = new OpenTransaction(
-      { text: "SELECT set_config('api.test', $1, true)", values: ["set"] },
-      first as never,
-      { begin: false },
-    );
+    const opening = alone(first.query);
     client.query(opening);
     await opening.done;
-    t.same(await rows, [{ v: "set", alone: false }], "the query saw the setting: the same transaction");
+    t.same(
+      await first.outcome,
+      [{ v: "set", alone: false }],
+      "the query saw the setting: the same transaction",
+    );
     t.equal(ready, 1, "one round trip");
     const after = await client.query(
       "SELECT current_setting('api.test', true) AS value, (SELECT count(*)::int FROM alone_probe) AS kept",
@@ -72,18 +84,11 @@ t.test(
       "the Sync ended it: the setting is gone, the row committed",
     );
 
-    const failing = new pg.Query("INSERT INTO alone_probe VALUES ('never') RETURNING 1 / 0");
-    const failed = new Promise<Error>((resolve) => {
-      (failing as unknown as { callback: (e: Error | null) => void }).callback = (e) => resolve(e as Error);
-    });
-    const again = new OpenTransaction(
-      { text: "SELECT set_config('api.test', $1, true)", values: ["set"] },
-      failing as never,
-      { begin: false },
-    );
+    const failing = probeQuery("INSERT INTO alone_probe VALUES ('never') RETURNING 1 / 0");
+    const again = alone(failing.query);
     client.query(again);
     await again.done;
-    t.match(await failed, { code: "22012" }, "the query's own error");
+    t.match(await failing.outcome, { code: "22012" }, "the query's own error");
     const rolledBack = await client.query("SELECT count(*)::int AS n FROM alone_probe");
     t.equal(rolledBack.rows[0].n, 1, "a failing query's transaction rolled back, the connection usable");
   },
