@@ -177,3 +177,39 @@ t.test("statements that handler SQL deallocated cost no request", async (t) => {
   });
   t.not(await request(backend), failedOn, "that connection was dropped at the end of its request");
 });
+
+t.test("queryAlone: texts prepared as query's are, a lost statement costs no request", async (t) => {
+  const { request } = await onePool(t);
+  const text = 'SELECT count(*)::int AS n FROM task WHERE "projectId" = $1 /* alone */';
+  const alone = () => request((db) => db.queryAlone<{ n: number }>(text, [1000]));
+  const expected = await alone();
+  t.same(await request(prepared), [], "one run: nothing prepared");
+  await alone();
+  t.same(await request(prepared), [text], "the second run prepared it on the connection");
+  const dropText = async (db: CallerDb) => {
+    const { rows } = await db.query<{ name: string }>(
+      "SELECT name FROM pg_catalog.pg_prepared_statements WHERE name LIKE 'req\\_db\\_%' /* names */",
+    );
+    for (const r of rows) await db.query(`DEALLOCATE "${r.name}"`);
+  };
+  const dropAll = async (db: CallerDb) => {
+    await db.query("DEALLOCATE ALL");
+  };
+  for (const [what, drop] of [
+    ["its text dropped: it runs again, unnamed, on a fresh connection", dropText],
+    ["everything dropped: the opening runs again, with it", dropAll],
+  ] as const) {
+    await alone();
+    const lostOn = await request(async (db) => {
+      await drop(db);
+      return backend(db);
+    });
+    const next = await request(async (db) => (await db.queryAlone<{ n: number }>(text, [1000])).rows);
+    t.same(next, expected.rows, what);
+    t.not(await request(backend), lostOn, "the connection that lost it was dropped");
+  }
+
+  const unnamed = await onePool(t, false);
+  for (let i = 0; i < 3; i++) await unnamed.request((db) => db.queryAlone(text, [1000]));
+  t.same(await unnamed.request(prepared), [], "PG_PREPARED_STATEMENTS=0: never prepared");
+});
