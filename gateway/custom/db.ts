@@ -117,37 +117,39 @@ export function callerSession(
     return acquiring;
   };
 
-  /** `text` as a pg.Query for connection `c` (named when `prepare`), and its result. */
-  const statement = (c: pg.PoolClient, text: string, values: unknown[], prepare: boolean) => {
-    const name = prepare ? preparedName(c, text) : undefined;
-    let submittable: pg.Submittable | undefined;
-    const result = new Promise<pg.QueryResult>((resolve, reject) => {
-      submittable = new pg.Query({
-        text,
-        values,
-        types: PARSED,
-        ...(name ? { name } : {}),
-        callback: (error: Error | null, r: pg.QueryResult) => (error ? reject(error) : resolve(r)),
-      } as pg.QueryConfig) as unknown as pg.Submittable;
-    });
-    // Awaited by the caller once the connection is there: an error that comes first is not unhandled.
-    result.catch(() => {});
-    return { submittable: submittable as pg.Submittable, result };
+  /**
+   * `text` to be sent on a connection not known yet: `build` makes its pg.Query for connection `c`
+   * (named when `prepare`), `result` settles with it once built.
+   */
+  const pending = (text: string, values: unknown[], prepare: boolean) => {
+    let result: Promise<pg.QueryResult> | undefined;
+    const build = (c: pg.PoolClient): pg.Submittable => {
+      const name = prepare ? preparedName(c, text) : undefined;
+      let submittable: pg.Submittable | undefined;
+      result = new Promise<pg.QueryResult>((resolve, reject) => {
+        submittable = new pg.Query({
+          text,
+          values,
+          types: PARSED,
+          ...(name ? { name } : {}),
+          callback: (error: Error | null, r: pg.QueryResult) => (error ? reject(error) : resolve(r)),
+        } as pg.QueryConfig) as unknown as pg.Submittable;
+      });
+      // Awaited by the caller once the connection is there: an error that comes first is not unhandled.
+      result.catch(() => {});
+      return submittable as pg.Submittable;
+    };
+    return { build, result: () => result as Promise<pg.QueryResult> };
   };
 
   /** Runs `text`: with the opening when the transaction is not open yet, else on its connection. */
   const run = async (text: string, values: unknown[], prepare: boolean): Promise<pg.QueryResult> => {
-    let query: Promise<pg.QueryResult> | undefined;
-    const build = (c: pg.PoolClient): pg.Submittable => {
-      const built = statement(c, text, values, prepare);
-      query = built.result;
-      return built.submittable;
-    };
+    const query = pending(text, values, prepare);
     const opened = acquiring !== undefined;
-    const c = await client(opened ? undefined : build);
-    if (opened) c.query(build(c));
+    const c = await client(opened ? undefined : query.build);
+    if (opened) c.query(query.build(c));
     try {
-      return await (query as Promise<pg.QueryResult>);
+      return await query.result();
     } catch (error) {
       if (!isLostStatement(error)) throw error;
       if (opened) {
@@ -164,14 +166,10 @@ export function callerSession(
 
   /** queryAlone's one statement: the context, `text` and the commit in one batch, then released. */
   const runAlone = async (text: string, values: unknown[], prepare: boolean): Promise<pg.QueryResult> => {
-    let query: Promise<pg.QueryResult> | undefined;
-    const c = await open(false, (conn) => {
-      const built = statement(conn, text, values, prepare);
-      query = built.result;
-      return built.submittable;
-    });
+    const query = pending(text, values, prepare);
+    const c = await open(false, query.build);
     try {
-      const result = await (query as Promise<pg.QueryResult>);
+      const result = await query.result();
       c.release();
       return result;
     } catch (error) {

@@ -5,7 +5,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import t from "tap";
+import t, { type Test } from "tap";
 import { readAppSchema } from "../../app/load.ts";
 import { loadHandlers } from "../../gateway/custom/index.ts";
 import { buildGateway, MissingHandlersError } from "../../gateway/server.ts";
@@ -135,6 +135,28 @@ function probeApp(t: Parameters<typeof exampleAppWithStubs>[0]) {
 
 const seed = fs.readFileSync(path.join(EXAMPLE, "seed.sql"), "utf8");
 
+/** A probe listing users through req.db, as Mia (Acme): Acme's users only, hidden columns null. */
+async function seesAcmeUsers(
+  t: Test,
+  gw: Awaited<ReturnType<typeof testGatewayForApp>>,
+  url: string,
+  rowsMessage: string,
+): Promise<void> {
+  const users = await gw.request({ method: "GET", url, as: MIA });
+  t.equal(users.statusCode, 200, users.body);
+  const rows = JSON.parse(users.body).data as { id: string; lastLoginOn: unknown }[];
+  t.same(
+    rows.map((r) => Number(r.id)),
+    [1, 2, 3, 7],
+    rowsMessage,
+  );
+  t.ok(
+    // (passwordHash is private: not in the view at all, test/security/privateColumns.test.ts.)
+    rows.every((r) => r.lastLoginOn === null),
+    "hidden columns are null",
+  );
+}
+
 t.test("the naming rule", async (t) => {
   const cases: [string, string, string][] = [
     ["POST", "/user/login", "postUserLogin"],
@@ -207,22 +229,11 @@ t.test("handlers load per version and by action; errors, timeouts and envelopes"
 t.test("req.db runs as the caller: row policies and column rules hold", async (t) => {
   const app = probeApp(t);
   const gw = await testGatewayForApp(t, app.dir, seed);
-  const users = await gw.request({ method: "GET", url: "/api/v1/probe/users", as: MIA });
-  t.equal(users.statusCode, 200, users.body);
-  const rows = JSON.parse(users.body).data as {
-    id: string;
-    companyId: string;
-    lastLoginOn: unknown;
-  }[];
-  t.same(
-    rows.map((r) => Number(r.id)),
-    [1, 2, 3, 7],
+  await seesAcmeUsers(
+    t,
+    gw,
+    "/api/v1/probe/users",
     "only Acme's users: another company's rows are invisible",
-  );
-  t.ok(
-    // (passwordHash is private: not in the view at all, test/security/privateColumns.test.ts.)
-    rows.every((r) => r.lastLoginOn === null),
-    "hidden columns are null",
   );
 
   const globex = await gw.request({
@@ -256,17 +267,11 @@ t.test("req.db runs as the caller: row policies and column rules hold", async (t
 t.test("req.db.queryAlone: the caller's one statement, committed in the same round trip", async (t) => {
   const app = probeApp(t);
   const gw = await testGatewayForApp(t, app.dir, seed);
-  const users = await gw.request({ method: "GET", url: "/api/v1/probe/alone-users", as: MIA });
-  t.equal(users.statusCode, 200, users.body);
-  const rows = JSON.parse(users.body).data as { id: string; lastLoginOn: unknown }[];
-  t.same(
-    rows.map((r) => Number(r.id)),
-    [1, 2, 3, 7],
+  await seesAcmeUsers(
+    t,
+    gw,
+    "/api/v1/probe/alone-users",
     "only Acme's users: the context holds for the statement",
-  );
-  t.ok(
-    rows.every((r) => r.lastLoginOn === null),
-    "hidden columns are null",
   );
 
   t.equal((await gw.su.query("SELECT done FROM task WHERE id = 3")).rows[0].done, false, "open before");

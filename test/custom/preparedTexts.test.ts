@@ -39,6 +39,19 @@ async function backend(db: CallerDb): Promise<number | undefined> {
   return (await db.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid /* ${++probe} */`)).rows[0]?.pid;
 }
 
+/** Handler SQL deallocating the connection's req.db texts (not the opening statement). */
+async function dropText(db: CallerDb): Promise<void> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT name FROM pg_catalog.pg_prepared_statements WHERE name LIKE 'req\\_db\\_%' /* ${++probe} */`,
+  );
+  for (const r of rows) await db.query(`DEALLOCATE "${r.name}"`);
+}
+
+/** Handler SQL deallocating everything the connection holds, the opening statement too. */
+async function dropAll(db: CallerDb): Promise<void> {
+  await db.query("DEALLOCATE ALL");
+}
+
 t.test("a text runs unnamed the first time, prepared from its second run on", async (t) => {
   const { request } = await onePool(t);
   const text = 'SELECT count(*)::int AS n FROM task WHERE "projectId" = $1';
@@ -146,13 +159,6 @@ t.test("statements that handler SQL deallocated cost no request", async (t) => {
 
   // The handler's text alone (the next request's first query finds it gone), then everything,
   // the opening statement too (the next request's opening finds it gone).
-  const dropText = async (db: CallerDb) => {
-    const name = (await names(db)).find((n) => n.startsWith("req_db_"));
-    await db.query(`DEALLOCATE "${name}"`);
-  };
-  const dropAll = async (db: CallerDb) => {
-    await db.query("DEALLOCATE ALL");
-  };
   for (const [what, drop] of [
     ["the first query runs again (26000), on a fresh transaction", dropText],
     ["the opening runs again, with its first query", dropAll],
@@ -186,15 +192,6 @@ t.test("queryAlone: texts prepared as query's are, a lost statement costs no req
   t.same(await request(prepared), [], "one run: nothing prepared");
   await alone();
   t.same(await request(prepared), [text], "the second run prepared it on the connection");
-  const dropText = async (db: CallerDb) => {
-    const { rows } = await db.query<{ name: string }>(
-      "SELECT name FROM pg_catalog.pg_prepared_statements WHERE name LIKE 'req\\_db\\_%' /* names */",
-    );
-    for (const r of rows) await db.query(`DEALLOCATE "${r.name}"`);
-  };
-  const dropAll = async (db: CallerDb) => {
-    await db.query("DEALLOCATE ALL");
-  };
   for (const [what, drop] of [
     ["its text dropped: it runs again, unnamed, on a fresh connection", dropText],
     ["everything dropped: the opening runs again, with it", dropAll],
