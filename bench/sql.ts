@@ -168,6 +168,7 @@ RETURNING json_build_object('data', json_build_object('id', u."id", 'firstName',
   'lastName', u."lastName", 'email', u."email", 'phone', u."phone"))`,
 };
 
+/** The page after a cursor; its rows reach the aggregate in the subquery's order (see orderedArray). */
 function usersAfter(total: string): string {
   return `
 SELECT json_build_object(
@@ -176,7 +177,6 @@ SELECT json_build_object(
     'k', json_build_array(max(u."id")))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END,
   'total', ${total})
 FROM (SELECT * FROM "user" u WHERE u."id" > $2 ORDER BY u."id" LIMIT $1) u`;
-  // The rows reach the aggregate in the subquery's order: no ORDER BY inside it (see orderedArray).
 }
 
 /**
