@@ -40,7 +40,7 @@ t.test("the live page shows task events as they happen", async (t) => {
   };
 
   await withBrowserPage(t, async (browser) => {
-    const page = pageOf(browser);
+    const page = pageOf(browser, gw.errorLog);
     await browser.goto(`${gw.http}/live.html`);
     await page.run(`document.getElementById("password").value = "password123";
     document.querySelector("button[type=submit]").click();`);
@@ -83,7 +83,7 @@ t.test("the live page shows task events as they happen", async (t) => {
 });
 
 /** Expressions evaluated in the page, as text: the page's own globals, no bundling of test code. */
-function pageOf(page: Page) {
+function pageOf(page: Page, gatewayErrors: string[]) {
   const run = (expression: string): Promise<unknown> => page.evaluate(expression);
   return {
     run,
@@ -92,7 +92,8 @@ function pageOf(page: Page) {
         await page.waitForFunction(expression, undefined, { timeout: ms, polling: 50 });
       } catch {
         const status = await run(`document.getElementById("status")?.textContent`);
-        throw new Error(`timed out waiting for ${what} (status: ${String(status)})`);
+        const logged = gatewayErrors.length > 0 ? `; the gateway logged:\n${gatewayErrors.join("\n")}` : "";
+        throw new Error(`timed out waiting for ${what} (status: ${String(status)})${logged}`);
       }
     },
   };

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 import type { Test } from "tap";
@@ -39,6 +40,11 @@ export interface LiveGateway {
   port: number;
   /** Closes it now (1001 to its WebSocket clients); teardown then does nothing more. */
   close(): Promise<void>;
+  /**
+   * What it logged at level error, one JSON line each: a test that times out waiting for the
+   * gateway says what threw (a 500 or a realtime SERVER_ERROR that only a loaded machine meets).
+   */
+  errorLog: string[];
 }
 
 export interface LiveGatewayOptions {
@@ -70,6 +76,8 @@ export async function liveGateway(
     readAuthConfig({ JWT_SECRET }) as Parameters<typeof builtInAuthenticator>[0],
     schema.globalParams,
   );
+  const debug = process.env.TEST_LOG_LEVEL === "debug";
+  const errorLog: string[] = [];
   const app = buildGateway({
     schema,
     pool,
@@ -77,8 +85,9 @@ export async function liveGateway(
     config: {
       maxPerPage: 100,
       bodyLimit: 1024 * 1024,
-      logLevel: process.env.TEST_LOG_LEVEL === "debug" ? "debug" : "silent",
+      logLevel: debug ? "debug" : "error",
     },
+    ...(debug ? {} : { logStream: lineSink(errorLog) }),
     handlers: await loadHandlers(EXAMPLE_DIR, schema),
     servicePool,
     ...(options.publicDir ? { publicDir: options.publicDir } : {}),
@@ -95,7 +104,24 @@ export async function liveGateway(
   };
   t.teardown(close);
   const port = (app.server.address() as net.AddressInfo).port;
-  return { app, port, close, http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/realtime` };
+  return {
+    app,
+    port,
+    close,
+    errorLog,
+    http: `http://127.0.0.1:${port}`,
+    ws: `ws://127.0.0.1:${port}/realtime`,
+  };
+}
+
+/** A stream keeping what is written to it as lines, in `lines`. */
+function lineSink(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString("utf8").trimEnd().split("\n"));
+      done();
+    },
+  });
 }
 
 export function roleUrl(databaseUrl: string, role: string, password: string): string {
