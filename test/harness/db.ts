@@ -4,12 +4,12 @@
 
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { Test } from "tap";
 import { createDatabase, dropDatabase } from "../../db/databases.ts";
 import { startEmbedded } from "../../db/postgres.ts";
+import { CLUSTER_ROOT } from "./clusterRoot.ts";
 import { prepareCluster, type TemplateName } from "./templates.ts";
 
 export function serverUrl(): string {
@@ -44,7 +44,7 @@ let realtime: Promise<string> | undefined;
  */
 function realtimeCluster(): Promise<string> {
   realtime ??= (async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-test-pg-realtime-"));
+    const dataDir = fs.mkdtempSync(path.join(CLUSTER_ROOT, "api-test-pg-realtime-"));
     const server = await startEmbedded({ dataDir, throwaway: true });
     const { default: tap } = await import("tap");
     tap.teardown(async () => {

@@ -10,12 +10,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { postgresBinaries } from "../../db/embedded/binaries.ts";
 import { postgresOsUser, runAs } from "../../db/embedded/osUser.ts";
 import { freePort, withDatabase } from "../../db/postgres.ts";
+import { CLUSTER_ROOT } from "../harness/clusterRoot.ts";
 
 export interface Replica {
   /** Superuser URL of the replica's `postgres` database. */
@@ -41,7 +41,7 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
   const bins = postgresBinaries(user);
   const source = await dataDirectory(primaryUrl);
   const slot = `test_replica_${randomBytes(4).toString("hex")}`;
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), "api-replica-"));
+  const base = fs.mkdtempSync(path.join(CLUSTER_ROOT, "api-replica-"));
   fs.chmodSync(base, 0o755);
   const dir = path.join(base, "data");
   const logFile = path.join(base, "postgres.log");
