@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describeDiagnostic, loadSchema } from "../generator/schema/index.ts";
 import type { LoadResult } from "../generator/schema/types.ts";
+import { AppError } from "./errors.ts";
 
 export const SCHEMA_FILE_NAMES = ["api.schema.json", "restura.schema.json"] as const;
 
@@ -35,9 +36,6 @@ export function readAppSchema(appDir: string): AppSchema {
   // Our own format is held to the stricter rules; Restura files load unchanged (docs/schema.md).
   return { file, ...loadSchema(json, { strict: path.basename(file) === "api.schema.json" }) };
 }
-
-/** An error meant for the person running a command: printed as is, without a stack. */
-export class AppError extends Error {}
 
 export function formatDiagnostics(
   file: string,

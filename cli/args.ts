@@ -4,7 +4,7 @@
 // with defaults (`migrate --hepl` used to migrate).
 
 import path from "node:path";
-import { AppError } from "../app/load.ts";
+import { AppError } from "../app/errors.ts";
 
 export const DEFAULT_APP = "example";
 

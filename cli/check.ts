@@ -2,14 +2,17 @@
 // non-zero when there are errors. Then imports the app's custom-route handlers and reports each
 // missing file or method (errors; warnings with ALLOW_MISSING_HANDLERS=1, as for `make serve`).
 
-import { writeGeneratedOutput } from "../app/generated.ts";
-import { formatDiagnostics, readAppSchema } from "../app/load.ts";
-import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
 import { CHECK } from "./commands.ts";
 import { envFlag, parseArgs, runCli } from "./common.ts";
 
 runCli(async () => {
   const { appDir } = parseArgs(CHECK);
+  const [{ writeGeneratedOutput }, { formatDiagnostics, readAppSchema }, { describeProblem, loadHandlers }] =
+    await Promise.all([
+      import("../app/generated.ts"),
+      import("../app/load.ts"),
+      import("../gateway/custom/index.ts"),
+    ]);
   const result = readAppSchema(appDir);
   for (const line of formatDiagnostics(result.file, "warning", result.warnings, result.routes))
     console.log(line);

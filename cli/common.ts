@@ -2,8 +2,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { AppError } from "../app/load.ts";
-import { type PostgresServer, providePostgres } from "../db/postgres.ts";
+import { AppError } from "../app/errors.ts";
+import type { PostgresServer } from "../db/postgres.ts";
 
 // Argument parsing, `--help` and exit codes live in args.ts.
 export { type CliArgs, type Command, DEFAULT_APP, ENV, parseArgs, runCli, UsageError } from "./args.ts";
@@ -14,6 +14,8 @@ export async function appPostgres(appDir: string): Promise<PostgresServer> {
   if (!fs.statSync(appDir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new AppError(`the app directory ${appDir} does not exist`);
   }
+  // Loaded here, not at the top: `--help` and a mistyped flag answer without it (args.ts).
+  const { providePostgres } = await import("../db/postgres.ts");
   return providePostgres({ dataDir: path.join(appDir, ".data", "postgres") });
 }
 

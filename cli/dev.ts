@@ -5,18 +5,8 @@
 
 // First: V8 settings for serving (gateway/v8Flags.ts), before any other module runs code.
 import "../gateway/v8Flags.ts";
-import path from "node:path";
-import pinoPretty from "pino-pretty";
-import { readAppSchema } from "../app/load.ts";
-import { ensureDatabase, withClient } from "../db/databases.ts";
-import { migrateApp } from "../db/migrate.ts";
-import { readGatewayConfig } from "../gateway/config.ts";
-import { startDevServer } from "../gateway/dev/index.ts";
-import { deriveGatewayUrl, deriveServiceUrl, serviceDatabaseUrl } from "../gateway/pool.ts";
 import { type Command, ENV } from "./args.ts";
-import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
-import { devSecretFile, useDevSecret } from "./devSecret.ts";
-import { SEED_FILE, seedApp } from "./seed.ts";
+import { parseArgs, runCli } from "./common.ts";
 
 const DEV: Command = {
   usage: "make dev [APP=dir]",
@@ -35,44 +25,7 @@ const DEV: Command = {
 
 runCli(async () => {
   const { appDir } = parseArgs(DEV);
-  if (useDevSecret(appDir)) {
-    console.log(
-      `JWT_SECRET unset: using the development secret in ${path.relative(process.cwd(), devSecretFile(appDir))}`,
-    );
-  }
-  const config = readGatewayConfig({ LOG_PRETTY: "1", ...process.env });
-  const server = await appPostgres(appDir);
-  try {
-    console.log(`postgres: ${server.source}`);
-    const url = await ensureDatabase(server);
-    // Seeding needs the tables: migrate once before the first version (it migrates again, a no-op).
-    await migrateApp({ appDir, url, allowDataLoss: envFlag("ALLOW_DATA_LOSS"), log: (l) => console.log(l) });
-    const schema = readAppSchema(appDir).schema;
-    if (schema && (await withClient(url, (client) => seedApp(client, appDir, schema)))) {
-      console.log(`seeded from ${path.relative(process.cwd(), path.join(appDir, SEED_FILE))}`);
-    }
-    const dev = await startDevServer({
-      appDir,
-      url,
-      gatewayUrl: config.gatewayDatabaseUrl ?? (await deriveGatewayUrl(url)),
-      serviceUrl: serviceDatabaseUrl() ?? (await deriveServiceUrl(url)),
-      config,
-      allowDataLoss: envFlag("ALLOW_DATA_LOSS"),
-      allowMissingHandlers: envFlag("ALLOW_MISSING_HANDLERS"),
-      log: (line) => console.log(line),
-      ...(config.logPretty ? { logStream: pinoPretty({ colorize: process.stdout.isTTY }) } : {}),
-      port: config.port,
-      host: config.host,
-    });
-    console.log(`watching ${path.basename(appDir)}: serving on http://${config.host}:${dev.port}`);
-    await new Promise<void>((resolve) => {
-      process.once("SIGINT", resolve);
-      process.once("SIGTERM", resolve);
-    });
-    console.log("stopping");
-    await dev.close();
-    return 0;
-  } finally {
-    await server.stop();
-  }
+  // The server loads once the arguments are valid: --help and a mistyped flag answer at once.
+  const { watchApp } = await import("./watch.ts");
+  return watchApp(appDir);
 });

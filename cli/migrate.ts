@@ -1,13 +1,15 @@
 // `make migrate APP=dir [ALLOW_DATA_LOSS=1]`: writes and applies the next migration.
 
-import { ensureDatabase } from "../db/databases.ts";
-import { migrateApp } from "../db/migrate.ts";
 import { MIGRATE } from "./commands.ts";
 import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
 
 runCli(async () => {
   const { appDir, flags } = parseArgs(MIGRATE);
   const allowDataLoss = flags.has("allow-data-loss") || envFlag("ALLOW_DATA_LOSS");
+  const [{ ensureDatabase }, { migrateApp }] = await Promise.all([
+    import("../db/databases.ts"),
+    import("../db/migrate.ts"),
+  ]);
   const server = await appPostgres(appDir);
   try {
     const url = await ensureDatabase(server);

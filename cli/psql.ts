@@ -5,8 +5,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { AppError } from "../app/load.ts";
-import { ensureDatabase } from "../db/databases.ts";
+import { AppError } from "../app/errors.ts";
 import { PSQL } from "./commands.ts";
 import { appPostgres, parseArgs, runCli } from "./common.ts";
 
@@ -47,6 +46,7 @@ runCli(async () => {
         "and run this again.",
     );
   }
+  const { ensureDatabase } = await import("../db/databases.ts");
   const server = await appPostgres(appDir);
   try {
     const { url, password } = splitPassword(await ensureDatabase(server));

@@ -3,7 +3,7 @@
 // names the gateway loads, gateway/custom/load.ts).
 
 import path from "node:path";
-import { AppError, readAppSchema } from "../app/load.ts";
+import { AppError } from "../app/errors.ts";
 import { expectedHandlers } from "../gateway/custom/load.ts";
 import { joinUrl } from "../generator/schema/routes.ts";
 import { HTTP_METHODS, isStandardRoute, type Schema } from "../generator/schema/types.ts";
@@ -55,6 +55,7 @@ export function formatTable(rows: string[][]): string[] {
 
 runCli(async () => {
   const { appDir } = parseArgs(ROUTES);
+  const { readAppSchema } = await import("../app/load.ts");
   const result = readAppSchema(appDir);
   if (!result.schema) {
     const app = path.relative(process.cwd(), appDir) || ".";

@@ -1,120 +1,15 @@
 // `make run` / `make serve`: Postgres (DATABASE_URL or embedded in <app>/.data), migrate,
 // with --dev (`make run`) seed the example data (`seed.sql`, idempotent) and use a development token secret when none is set (cli/devSecret.ts), then serve until
-// SIGINT/SIGTERM, finishing in-flight requests before stopping.
+// SIGINT/SIGTERM, finishing in-flight requests before stopping (cli/serve.ts).
 
 // First: V8 settings for serving (gateway/v8Flags.ts), before any other module runs code.
 import "../gateway/v8Flags.ts";
-import path from "node:path";
-import { AppError, readAppSchema } from "../app/load.ts";
-import { ensureDatabase, withClient } from "../db/databases.ts";
-import { migrateApp } from "../db/migrate.ts";
-import { loadAuthenticator } from "../gateway/auth/index.ts";
-import { readGatewayConfig } from "../gateway/config.ts";
-import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
-import { readRateLimitConfig } from "../gateway/http/rateLimit.ts";
-import { closeGracefully } from "../gateway/ops/index.ts";
-import { createPool, deriveGatewayUrl, deriveServiceUrl, serviceDatabaseUrl } from "../gateway/pool.ts";
-import { readDatabaseUrl, readRouter } from "../gateway/readPool.ts";
-import { buildGateway } from "../gateway/server.ts";
 import { RUN } from "./commands.ts";
-import { appPostgres, envFlag, parseArgs, runCli } from "./common.ts";
-import { devSecretFile, useDevSecret } from "./devSecret.ts";
-import { SEED_FILE, seedApp } from "./seed.ts";
+import { parseArgs, runCli } from "./common.ts";
 
 runCli(async () => {
   const { appDir, flags } = parseArgs(RUN);
-  if (flags.has("dev") && useDevSecret(appDir)) {
-    console.log(
-      `JWT_SECRET unset: using the development secret in ${path.relative(process.cwd(), devSecretFile(appDir))}`,
-    );
-  }
-  const config = readGatewayConfig();
-  const server = await appPostgres(appDir);
-  let stopping = false;
-  try {
-    console.log(`postgres: ${server.source}`);
-    const url = await ensureDatabase(server);
-    const result = await migrateApp({
-      appDir,
-      url,
-      allowDataLoss: envFlag("ALLOW_DATA_LOSS"),
-      log: (line) => console.log(line),
-    });
-    for (const line of result.warnings) console.log(line);
-    const schema = readAppSchema(appDir).schema;
-    if (!schema) throw new Error("the schema changed while starting");
-    // seed.sql runs on every `make run` (it must be idempotent); cli/seed.ts.
-    if (flags.has("dev") && (await withClient(url, (client) => seedApp(client, appDir, schema)))) {
-      console.log(`seeded from ${path.relative(process.cwd(), path.join(appDir, SEED_FILE))}`);
-    }
-    // Custom-route handlers: all imported now; a missing one stops start-up unless allowed.
-    const handlers = await loadHandlers(appDir, schema);
-    const allowMissingHandlers = envFlag("ALLOW_MISSING_HANDLERS");
-    if (handlers.problems.length > 0) {
-      const lines = handlers.problems.map((p) => `  ${describeProblem(p)}`).join("\n");
-      if (!allowMissingHandlers) {
-        throw new AppError(
-          `custom routes without handlers:\n${lines}\nWrite them (docs/handlers.md), or set ALLOW_MISSING_HANDLERS=1 to serve anyway (those routes answer 501).`,
-        );
-      }
-      console.warn(`ALLOW_MISSING_HANDLERS=1: these routes answer 501 NOT_IMPLEMENTED:\n${lines}`);
-    }
-    const gatewayUrl = config.gatewayDatabaseUrl ?? (await deriveGatewayUrl(url));
-    // Bounded waits and the statement timeout (docs/operations.md).
-    const poolOptions = { waitMs: config.ops.poolWaitMs, statementTimeoutMs: config.ops.statementTimeoutMs };
-    const pool = createPool(gatewayUrl, config.poolSize, poolOptions);
-    // READ_DATABASE_URL: GET standard routes on a streaming replica (docs/scaling.md).
-    const readUrl = readDatabaseUrl(process.env, gatewayUrl);
-    const readPool = readUrl ? createPool(readUrl, config.readPoolSize, poolOptions) : undefined;
-    if (readPool) console.log("reads: GET standard routes on READ_DATABASE_URL (replica)");
-    // req.service: role api_service (not the migrating superuser), for trusted handler code only
-    // (docs/handlers.md).
-    const servicePool = createPool(serviceDatabaseUrl() ?? (await deriveServiceUrl(url)), 2, poolOptions);
-    const authenticate = await loadAuthenticator(appDir, schema);
-    console.log(authenticate.summary);
-    if (authenticate.warning) console.warn(authenticate.warning);
-    const app = buildGateway({
-      schema,
-      pool,
-      authenticate,
-      config,
-      handlers,
-      allowMissingHandlers,
-      servicePool,
-      rateLimit: readRateLimitConfig(),
-      publicDir: path.join(appDir, "public"),
-      ...(readPool
-        ? {
-            reads: readRouter(readPool, pool, {
-              onReplicaDown: (error) =>
-                console.warn(`replica unavailable, reading from the primary: ${(error as Error).message}`),
-            }),
-          }
-        : {}),
-    });
-    await app.listen({ port: config.port, host: config.host });
-    console.log(`serving ${path.basename(appDir)} on http://${config.host}:${config.port}`);
-
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        if (stopping) return;
-        stopping = true;
-        resolve();
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
-    // Stop accepting, /ready 503, in-flight requests finish within SHUTDOWN_TIMEOUT_MS
-    // (docs/operations.md "Shutdown"); then the pools and the cluster go.
-    console.log(`stopping: finishing requests in flight (at most ${config.ops.shutdownTimeoutMs} ms)`);
-    const closed = await closeGracefully(app, config.ops.shutdownTimeoutMs);
-    if (closed.forced)
-      console.warn("requests still running at SHUTDOWN_TIMEOUT_MS: their connections were closed");
-    await pool.end();
-    await readPool?.end();
-    await servicePool.end();
-    return 0;
-  } finally {
-    await server.stop();
-  }
+  // The gateway loads once the arguments are valid: --help and a mistyped flag answer at once.
+  const { serveApp } = await import("./serve.ts");
+  return serveApp(appDir, flags.has("dev"));
 });

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
-import { AppError } from "../app/load.ts";
+import { AppError } from "../app/errors.ts";
 import type { Schema } from "../generator/schema/types.ts";
 import { tokenize } from "../generator/sql/rawSqlLexer.ts";
 import { ident, literal, sql } from "../generator/sql/sql.ts";

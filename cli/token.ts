@@ -4,8 +4,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import jwt from "jsonwebtoken";
-import { AppError } from "../app/load.ts";
+import { AppError } from "../app/errors.ts";
 import { TOKEN } from "./commands.ts";
 import { parseArgs, runCli } from "./common.ts";
 import { devSecretFile, useDevSecret } from "./devSecret.ts";
@@ -30,6 +29,7 @@ runCli(async () => {
   if (typeof claims !== "object" || claims === null || Array.isArray(claims)) {
     throw new AppError("CLAIMS must be a JSON object");
   }
+  const { default: jwt } = await import("jsonwebtoken");
   console.log(jwt.sign(claims, secret, { algorithm: "HS256", expiresIn: "1h" }));
   return 0;
 });

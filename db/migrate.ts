@@ -9,8 +9,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { AppError } from "../app/errors.ts";
 import { writeGeneratedOutput } from "../app/generated.ts";
-import { AppError, formatDiagnostics, readAppSchema } from "../app/load.ts";
+import { formatDiagnostics, readAppSchema } from "../app/load.ts";
 import type { Schema } from "../generator/schema/types.ts";
 import { planMigration } from "../generator/tables/index.ts";
 import { apiLayerSql, dropApiLayerSql, runStatements } from "./apiLayer.ts";

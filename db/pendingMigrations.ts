@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import type pg from "pg";
 import { loadMigrationFiles } from "postgres-migrations";
-import { AppError } from "../app/load.ts";
+import { AppError } from "../app/errors.ts";
 
 /** Our bookkeeping lives outside `public`, so a user table named "migrations" never collides. */
 export const META_SCHEMA = "api_migrations";

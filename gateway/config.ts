@@ -1,7 +1,7 @@
 // The gateway's settings, from the environment. A malformed value stops start-up with a message
 // that names the variable; absent values take safe defaults.
 
-import { AppError } from "../app/load.ts";
+import { AppError } from "../app/errors.ts";
 
 export interface GatewayConfig {
   port: number;

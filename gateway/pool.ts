@@ -2,7 +2,7 @@
 // hands it over as text so the gateway sends it on without parsing and re-stringifying it.
 
 import pg from "pg";
-import { AppError } from "../app/load.ts";
+import { AppError } from "../app/errors.ts";
 import { CellQuery, isCellStatement } from "./cellQuery.ts";
 import { OPS_DEFAULTS } from "./config.ts";
 import {

@@ -9,7 +9,7 @@
 // Retrying is safe because a GET route function only reads.
 
 import type pg from "pg";
-import { AppError } from "../app/load.ts";
+import { AppError } from "../app/errors.ts";
 
 /** What a standard route needs of a pool: one array-mode query. */
 export interface StatementRunner {

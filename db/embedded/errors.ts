@@ -1,7 +1,7 @@
 // Every way the embedded cluster can fail to start ends as one line that says what to do: the
 // CLI prints an AppError's message without a stack (cli/common.ts runCli).
 
-import { AppError } from "../../app/load.ts";
+import { AppError } from "../../app/errors.ts";
 
 export const USE_ANOTHER_SERVER = "or set DATABASE_URL to use another Postgres server";
 

@@ -5,7 +5,7 @@
 import { createPublicKey, createSecretKey, type KeyObject } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { AppError } from "../../app/load.ts";
+import { AppError } from "../../app/errors.ts";
 
 export const JWT_ALGORITHMS = ["HS256", "RS256", "ES256"] as const;
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];

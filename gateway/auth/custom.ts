@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { AppError } from "../../app/load.ts";
+import { AppError } from "../../app/errors.ts";
 import type { Schema } from "../../generator/schema/types.ts";
 import { globalNames, readClaims, typeName } from "./claims.ts";
 import { type AuthConfig, describeAuthConfig, type Env, readAuthConfig } from "./config.ts";

@@ -3,7 +3,7 @@
 // version is reported and the last good one keeps serving.
 
 import type { AddressInfo } from "node:net";
-import { AppError } from "../../app/load.ts";
+import { AppError } from "../../app/errors.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { buildVersion, type VersionDeps } from "./version.ts";
 import { watchApp } from "./watch.ts";

@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import rateLimitPlugin, { type FastifyRateLimitStoreCtor, normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
-import { AppError } from "../../app/load.ts";
+import { AppError } from "../../app/errors.ts";
 import { parseTimeWindow } from "../../generator/schema/rateLimit.ts";
 import type { RateLimit, Schema } from "../../generator/schema/types.ts";
 import { ApiError } from "../errors.ts";

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import t from "tap";
-import { AppError } from "../../app/load.ts";
+import { AppError } from "../../app/errors.ts";
 import { describeAuthConfig, NO_AUTH_WARNING, readAuthConfig } from "../../gateway/auth/config.ts";
 import { ec, lazy, rsa, SECRET } from "./fixtures/keys.ts";
 

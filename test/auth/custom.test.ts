@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import t, { type Test } from "tap";
-import { AppError } from "../../app/load.ts";
+import { AppError } from "../../app/errors.ts";
 import { NO_AUTH_WARNING } from "../../gateway/auth/config.ts";
 import { builtInAuthenticator, customAuthenticator, loadAuthenticator } from "../../gateway/auth/custom.ts";
 import { AuthHandlerError, type AuthRequest } from "../../gateway/auth/types.ts";

@@ -2,7 +2,7 @@
 // refused until confirmed, and a run that fails leaves no file and no change behind.
 
 import t, { type Test } from "tap";
-import { AppError } from "../../app/load.ts";
+import { AppError } from "../../app/errors.ts";
 import { migrateApp } from "../../db/migrate.ts";
 import { type ColumnJson, column, id, schemaWith, scratchApp, table } from "../harness/app.ts";
 import { connect, testDatabase } from "../harness/db.ts";
