@@ -9,6 +9,7 @@ import path from "node:path";
 import { providePostgres } from "../db/postgres.ts";
 import { CLUSTER_ROOT } from "./harness/clusterRoot.ts";
 import { ensureChromium, ensurePgbouncer } from "./harness/debianPackages.ts";
+import { ensureTapBuilt } from "./harness/tapBuild.ts";
 import { prepareCluster } from "./harness/templates.ts";
 
 /**
@@ -21,6 +22,7 @@ const started = Date.now();
 try {
   ensureChromium();
   ensurePgbouncer();
+  ensureTapBuilt();
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);
