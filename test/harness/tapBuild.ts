@@ -8,8 +8,10 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { REPO } from "./templates.ts";
 
-const REPO = path.resolve(import.meta.dirname, "../..");
+/** The tap command of the repository's node_modules. */
+export const TAP = path.join(REPO, "node_modules/.bin/tap");
 const BUILT = path.join(REPO, "node_modules/@tapjs/test/test-built/dist/esm/index.js");
 
 /** The plugins .taprc removes (`- "!@tapjs/name"`). */
@@ -23,7 +25,7 @@ export function ensureTapBuilt(): void {
   const built = fs.existsSync(BUILT) ? fs.readFileSync(BUILT, "utf8") : "";
   if (!removedPlugins().some((name) => built.includes(`"${name}`))) return;
   console.log("tap: building its plugin set as .taprc configures it (once after npm ci)");
-  const result = spawnSync(path.join(REPO, "node_modules/.bin/tap"), ["build"], {
+  const result = spawnSync(TAP, ["build"], {
     cwd: REPO,
     stdio: ["ignore", "ignore", "inherit"],
   });
