@@ -9,10 +9,10 @@
 // reverse.
 //
 // JSON is built only for the page's rows: the page is chosen over the raw rows (each source's
-// whole row, `"user" AS _api_w0`) in a derived table with ORDER BY / LIMIT / OFFSET, and the row
-// objects are built over that page, where each source's name is given back its columns
-// (`CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"`), so the object, raw selectors and
-// subqueries are the same SQL as in ONE and ARRAY. (Postgres would otherwise build every
+// columns, `"user"."id" AS _api_w0_0, ...`) in a derived table with ORDER BY / LIMIT / OFFSET, and
+// the row objects are built over that page, where each source's name is given back its columns
+// (`CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", ...) AS "user"`), so the object, raw
+// selectors and subqueries are the same SQL as in ONE and ARRAY. (Postgres would otherwise build every
 // matching row's object before a top-N sort.) A grouped query, or one where a column is named
 // like a source (a bare name would mean the column), builds the objects in the page query.
 //

@@ -39,24 +39,38 @@ export function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefi
 }
 
 /**
- * A page chosen over raw rows: each source's whole row in the page's select list
- * (`"user" AS _api_w0`), and the laterals that give each source's name back its columns over the
- * page (`_api_p`).
+ * A page chosen over raw rows: each readable column of each source in the page's select list
+ * (`"user"."id" AS _api_w0_0`), and the laterals that give each source's name back its columns
+ * over the page (`_api_p`). Column by column, not the source's whole row (`"user" AS _api_w0`):
+ * Postgres drops the page's columns that nothing above reads, and with them their masks, where a
+ * whole row is built in full for every row before the LIMIT and taken apart again above it (about
+ * a quarter of what the example's first project page cost beyond the hand-written statement,
+ * docs/performance.md).
  */
 function rawRows(q: CompiledQuery, inner: string): { select: Sql; columns: Sql } {
-  const sources = q.scope.sources.map((s, i) => ({ name: ident(s.name), row: trusted(`_api_w${i}`) }));
+  const sources = q.scope.sources.map((s, i) => ({
+    name: ident(s.name),
+    columns: s.table.columns
+      .filter((c) => !c.private)
+      .map((c, j) => ({ name: ident(c.name), alias: trusted(`_api_w${i}_${j}`) })),
+  }));
   return {
-    select: join(sources.map((s) => sql`${s.name} AS ${s.row}`)),
+    select: join(sources.flatMap((s) => s.columns.map((c) => sql`${s.name}.${c.name} AS ${c.alias}`))),
     columns: join(
-      sources.map((s) => sql`${nl(inner)}CROSS JOIN LATERAL (SELECT (_api_p.${s.row}).*) AS ${s.name}`),
+      sources.map(
+        (s) =>
+          sql`${nl(inner)}CROSS JOIN LATERAL (SELECT ${join(s.columns.map((c) => sql`_api_p.${c.alias} AS ${c.name}`))}) AS ${s.name}`,
+      ),
       "",
     ),
   };
 }
 
 /**
- * Whether the page can be chosen over raw rows: not grouped (a whole row is not a grouped value),
- * and no source has a column named like a source (`"user"` would then be that column, not the row).
+ * Whether the page can be chosen over raw rows: not grouped (a column is not a grouped value), and
+ * no source has a column named like a source. The second rule dates from when the page selected
+ * each source's whole row by its name (`"user"` would have been that column); such routes still
+ * build their objects inside the page query.
  */
 export function pagesRawRows(q: CompiledQuery): boolean {
   if (q.groupBy) return false;

@@ -399,12 +399,12 @@ BEGIN
             'testAge', "user"."testAge",
             'metadata', "user"."metadata"
           )) FROM (
-        SELECT "user" AS _api_w0
+        SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."password" AS _api_w0_6, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."loginDisabledOn" AS _api_w0_12, "user"."passwordResetGuid" AS _api_w0_13, "user"."verifyEmailPin" AS _api_w0_14, "user"."verifyEmailPinExpiresOn" AS _api_w0_15, "user"."accountStatus" AS _api_w0_16, "user"."passwordResetExpiresOn" AS _api_w0_17, "user"."onboardingStatus" AS _api_w0_18, "user"."pendingEmail" AS _api_w0_19, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."birthDate" AS _api_w0_22
         FROM "public"."user" AS "user"
         ORDER BY "user"."id" ASC
         LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
       ) AS _api_p
-      CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"), '[]'::json),
+      CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_6 AS "password", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_12 AS "loginDisabledOn", _api_p._api_w0_13 AS "passwordResetGuid", _api_p._api_w0_14 AS "verifyEmailPin", _api_p._api_w0_15 AS "verifyEmailPinExpiresOn", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_17 AS "passwordResetExpiresOn", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_19 AS "pendingEmail", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata", _api_p._api_w0_22 AS "birthDate") AS "user"), '[]'::json),
       'total', (SELECT count(*) FROM (
         SELECT 1
         FROM "public"."user" AS "user"
@@ -509,13 +509,13 @@ BEGIN
               WHERE true
             ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
             FROM (
-              SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."password" AS _api_w0_6, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."loginDisabledOn" AS _api_w0_12, "user"."passwordResetGuid" AS _api_w0_13, "user"."verifyEmailPin" AS _api_w0_14, "user"."verifyEmailPinExpiresOn" AS _api_w0_15, "user"."accountStatus" AS _api_w0_16, "user"."passwordResetExpiresOn" AS _api_w0_17, "user"."onboardingStatus" AS _api_w0_18, "user"."pendingEmail" AS _api_w0_19, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."birthDate" AS _api_w0_22, json_build_array("user"."id") AS _api_k
               FROM "public"."user" AS "user"
               WHERE true
               ORDER BY "user"."id" ASC
               LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
             ) AS _api_p
-            CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_6 AS "password", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_12 AS "loginDisabledOn", _api_p._api_w0_13 AS "passwordResetGuid", _api_p._api_w0_14 AS "verifyEmailPin", _api_p._api_w0_15 AS "verifyEmailPinExpiresOn", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_17 AS "passwordResetExpiresOn", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_19 AS "pendingEmail", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata", _api_p._api_w0_22 AS "birthDate") AS "user");
         END IF;
         RETURN (SELECT json_build_object(
             'data', COALESCE(json_agg(json_build_object(
@@ -541,13 +541,13 @@ BEGIN
               WHERE true
             ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
             FROM (
-              SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."password" AS _api_w0_6, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."loginDisabledOn" AS _api_w0_12, "user"."passwordResetGuid" AS _api_w0_13, "user"."verifyEmailPin" AS _api_w0_14, "user"."verifyEmailPinExpiresOn" AS _api_w0_15, "user"."accountStatus" AS _api_w0_16, "user"."passwordResetExpiresOn" AS _api_w0_17, "user"."onboardingStatus" AS _api_w0_18, "user"."pendingEmail" AS _api_w0_19, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."birthDate" AS _api_w0_22, json_build_array("user"."id") AS _api_k
               FROM "public"."user" AS "user"
               WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
               ORDER BY "user"."id" ASC
               LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
             ) AS _api_p
-            CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_6 AS "password", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_12 AS "loginDisabledOn", _api_p._api_w0_13 AS "passwordResetGuid", _api_p._api_w0_14 AS "verifyEmailPin", _api_p._api_w0_15 AS "verifyEmailPinExpiresOn", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_17 AS "passwordResetExpiresOn", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_19 AS "pendingEmail", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata", _api_p._api_w0_22 AS "birthDate") AS "user");
       END IF;
       IF _api_count = 'planned' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
         _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
@@ -574,13 +574,13 @@ BEGIN
           )), '[]'::json),
             'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
             FROM (
-              SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."password" AS _api_w0_6, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."loginDisabledOn" AS _api_w0_12, "user"."passwordResetGuid" AS _api_w0_13, "user"."verifyEmailPin" AS _api_w0_14, "user"."verifyEmailPinExpiresOn" AS _api_w0_15, "user"."accountStatus" AS _api_w0_16, "user"."passwordResetExpiresOn" AS _api_w0_17, "user"."onboardingStatus" AS _api_w0_18, "user"."pendingEmail" AS _api_w0_19, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."birthDate" AS _api_w0_22, json_build_array("user"."id") AS _api_k
               FROM "public"."user" AS "user"
               WHERE true
               ORDER BY "user"."id" ASC
               LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
             ) AS _api_p
-            CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_6 AS "password", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_12 AS "loginDisabledOn", _api_p._api_w0_13 AS "passwordResetGuid", _api_p._api_w0_14 AS "verifyEmailPin", _api_p._api_w0_15 AS "verifyEmailPinExpiresOn", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_17 AS "passwordResetExpiresOn", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_19 AS "pendingEmail", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata", _api_p._api_w0_22 AS "birthDate") AS "user");
         END IF;
         RETURN (SELECT json_build_object(
             'data', COALESCE(json_agg(json_build_object(
@@ -602,13 +602,13 @@ BEGIN
           )), '[]'::json),
             'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
             FROM (
-              SELECT "user" AS _api_w0, json_build_array("user"."id") AS _api_k
+              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."password" AS _api_w0_6, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."loginDisabledOn" AS _api_w0_12, "user"."passwordResetGuid" AS _api_w0_13, "user"."verifyEmailPin" AS _api_w0_14, "user"."verifyEmailPinExpiresOn" AS _api_w0_15, "user"."accountStatus" AS _api_w0_16, "user"."passwordResetExpiresOn" AS _api_w0_17, "user"."onboardingStatus" AS _api_w0_18, "user"."pendingEmail" AS _api_w0_19, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."birthDate" AS _api_w0_22, json_build_array("user"."id") AS _api_k
               FROM "public"."user" AS "user"
               WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
               ORDER BY "user"."id" ASC
               LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
             ) AS _api_p
-            CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user");
+            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_6 AS "password", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_12 AS "loginDisabledOn", _api_p._api_w0_13 AS "passwordResetGuid", _api_p._api_w0_14 AS "verifyEmailPin", _api_p._api_w0_15 AS "verifyEmailPinExpiresOn", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_17 AS "passwordResetExpiresOn", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_19 AS "pendingEmail", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata", _api_p._api_w0_22 AS "birthDate") AS "user");
       END IF;
       _api_keys := 'json_build_array(' || CASE WHEN _api_key IS NULL THEN '' ELSE _api_key || ', ' END || '"user"."id")';
       _api_extra := ', ''next'', CASE WHEN count(*) = COALESCE(($1->>''perPage'')::bigint, 10) THEN translate(encode(convert_to(json_build_object(''s'', COALESCE(NULLIF($1->>''sortBy'', ''''), ''''), ''o'', upper(COALESCE($1->>''sortOrder'', ''ASC'')), ''k'', (array_agg(_api_p._api_k))[count(*)])::text, ''UTF8''), ''base64''), ''+/='' || chr(10), ''-_'') END';
@@ -677,7 +677,7 @@ BEGIN
         ) AS _api_c)' ELSE '$5' END
       || _api_extra || ')
         FROM (
-          SELECT "user" AS _api_w0, '
+          SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."password" AS _api_w0_6, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."loginDisabledOn" AS _api_w0_12, "user"."passwordResetGuid" AS _api_w0_13, "user"."verifyEmailPin" AS _api_w0_14, "user"."verifyEmailPinExpiresOn" AS _api_w0_15, "user"."accountStatus" AS _api_w0_16, "user"."passwordResetExpiresOn" AS _api_w0_17, "user"."onboardingStatus" AS _api_w0_18, "user"."pendingEmail" AS _api_w0_19, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."birthDate" AS _api_w0_22, '
       || _api_keys || ' AS _api_k
           FROM "public"."user" AS "user"
           WHERE '
@@ -686,7 +686,7 @@ BEGIN
       || _api_order || '
           LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
         ) AS _api_p
-        CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"';
+        CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_6 AS "password", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_12 AS "loginDisabledOn", _api_p._api_w0_13 AS "passwordResetGuid", _api_p._api_w0_14 AS "verifyEmailPin", _api_p._api_w0_15 AS "verifyEmailPinExpiresOn", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_17 AS "passwordResetExpiresOn", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_19 AS "pendingEmail", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata", _api_p._api_w0_22 AS "birthDate") AS "user"';
     RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);
   END IF;
   IF _api_sort_by IS NULL OR (_api_entry->>'type') IS NOT NULL THEN
@@ -734,7 +734,7 @@ BEGIN
             ''testAge'', "user"."testAge",
             ''metadata'', "user"."metadata"
           )) FROM (
-        SELECT "user" AS _api_w0
+        SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."password" AS _api_w0_6, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."loginDisabledOn" AS _api_w0_12, "user"."passwordResetGuid" AS _api_w0_13, "user"."verifyEmailPin" AS _api_w0_14, "user"."verifyEmailPinExpiresOn" AS _api_w0_15, "user"."accountStatus" AS _api_w0_16, "user"."passwordResetExpiresOn" AS _api_w0_17, "user"."onboardingStatus" AS _api_w0_18, "user"."pendingEmail" AS _api_w0_19, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."birthDate" AS _api_w0_22
         FROM "public"."user" AS "user"
         WHERE '
     || _api_where || '
@@ -742,7 +742,7 @@ BEGIN
     || _api_order || '
         LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
       ) AS _api_p
-      CROSS JOIN LATERAL (SELECT (_api_p._api_w0).*) AS "user"), ''[]''::json),
+      CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_6 AS "password", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_12 AS "loginDisabledOn", _api_p._api_w0_13 AS "passwordResetGuid", _api_p._api_w0_14 AS "verifyEmailPin", _api_p._api_w0_15 AS "verifyEmailPinExpiresOn", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_17 AS "passwordResetExpiresOn", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_19 AS "pendingEmail", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata", _api_p._api_w0_22 AS "birthDate") AS "user"), ''[]''::json),
       ''total'', (SELECT count(*) FROM (
         SELECT 1
         FROM "public"."user" AS "user"
