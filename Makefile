@@ -5,7 +5,7 @@ APP ?= example
 NODE := node --import tsx
 export APP
 
-.PHONY: run dev soak test check migrate serve token routes psql bench bench-realtime lint typecheck format install clean-data help
+.PHONY: run dev soak test check migrate serve token routes psql bench bench-realtime bench-instructions lint typecheck format install clean-data help
 
 run: node_modules ## install, start embedded Postgres (unless DATABASE_URL), migrate, seed, serve the example
 	$(NODE) cli/run.ts --app $(APP) --dev
@@ -56,9 +56,13 @@ help: ## list the targets, one line each
 bench: node_modules ## the gateway vs a hand-written Fastify + pg server, both apps at scale; writes docs/benchmarks.md
 	BENCH_WRITE_DOCS=1 $(NODE) bench/run.ts
 	BENCH_WRITE_DOCS=1 $(NODE) bench/realtime.ts
+	BENCH_WRITE_DOCS=1 $(NODE) bench/instructions.ts
 
 soak: node_modules ## not in make test: SOAK_MINUTES (10) of reads and writes at SOAK_RATE (100/s); prints errors and gateway memory
 	$(NODE) bench/soak.ts
 
 bench-realtime: node_modules ## realtime alone: insert cost of notify, fan-out to 1,000 and 5,000 subscribers; writes docs/benchmarks-realtime.md
 	BENCH_WRITE_DOCS=1 $(NODE) bench/realtime.ts
+
+bench-instructions: node_modules ## the database ceiling as instructions per call (callgrind): repeatable on a busy machine; writes docs/benchmarks-instructions.md
+	BENCH_WRITE_DOCS=1 $(NODE) bench/instructions.ts

@@ -156,6 +156,9 @@ ${tables}
 - Deep pages: \`page=400\` (offset) and the same rows by cursor (\`after\`, keyset), with the exact total
   and with \`Prefer: count=planned\`; the hand-written keyset statements decode the cursor and read
   \`reltuples\` for the planned total.
+- The same statements' cost in CPU instructions, which a busy machine cannot move:
+  [benchmarks-instructions.md](benchmarks-instructions.md) (\`make bench-instructions\`, also run by
+  \`make bench\`).
 - Plan regressions are caught by \`make test\` instead (\`test/plans/\`): counts of buffers and
   rows against the hand-written statements, which a busy machine cannot move.
 `;
