@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { providePostgres } from "../db/postgres.ts";
-import { CLUSTER_ROOT } from "./harness/clusterRoot.ts";
+import { CLUSTER_ROOT, sweepStaleClusters } from "./harness/clusterRoot.ts";
 import { ensureChromium, ensurePgbouncer } from "./harness/debianPackages.ts";
 import { ensureTapBuilt, TAP } from "./harness/tapBuild.ts";
 import { prepareCluster } from "./harness/templates.ts";
@@ -27,6 +27,9 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
+const swept = sweepStaleClusters();
+if (swept.length > 0)
+  console.log(`removed ${swept.length} test clusters that killed runs left in ${CLUSTER_ROOT}`);
 const dataDir = fs.mkdtempSync(path.join(CLUSTER_ROOT, "api-test-pg-"));
 // A cluster that cannot start is one line saying what to do, not a stack trace.
 const server = await providePostgres({ dataDir, throwaway: true }).catch((error: Error) => {
