@@ -26,6 +26,6 @@ const DEV: Command = {
 runCli(async () => {
   const { appDir } = parseArgs(DEV);
   // The server loads once the arguments are valid: --help and a mistyped flag answer at once.
-  const { watchApp } = await import("./watch.ts");
-  return watchApp(appDir);
+  const { serveAndWatch } = await import("./watch.ts");
+  return serveAndWatch(appDir);
 });

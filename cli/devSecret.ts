@@ -22,3 +22,11 @@ export function useDevSecret(appDir: string, env: NodeJS.ProcessEnv = process.en
   env.JWT_SECRET = fs.readFileSync(file, "utf8").trim();
   return true;
 }
+
+/** useDevSecret for `make run --dev` and `make dev`, saying so when it sets the secret. */
+export function useDevSecretNoisily(appDir: string): void {
+  if (!useDevSecret(appDir)) return;
+  console.log(
+    `JWT_SECRET unset: using the development secret in ${path.relative(process.cwd(), devSecretFile(appDir))}`,
+  );
+}

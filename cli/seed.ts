@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
 import { AppError } from "../app/errors.ts";
+import { withClient } from "../db/databases.ts";
 import type { Schema } from "../generator/schema/types.ts";
 import { tokenize } from "../generator/sql/rawSqlLexer.ts";
 import { ident, literal, sql } from "../generator/sql/sql.ts";
@@ -40,6 +41,13 @@ export function splitStatements(text: string): Statement[] {
   }
   flush(text.length);
   return out;
+}
+
+/** seedApp on its own connection to `url`, saying so when there was a seed file. */
+export async function seedAppNoisily(url: string, appDir: string, schema: Schema): Promise<void> {
+  if (await withClient(url, (client) => seedApp(client, appDir, schema))) {
+    console.log(`seeded from ${path.relative(process.cwd(), path.join(appDir, SEED_FILE))}`);
+  }
 }
 
 /**

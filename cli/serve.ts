@@ -5,27 +5,23 @@
 import path from "node:path";
 import { AppError } from "../app/errors.ts";
 import { readAppSchema } from "../app/load.ts";
-import { ensureDatabase, withClient } from "../db/databases.ts";
+import { ensureDatabase } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { loadAuthenticator } from "../gateway/auth/index.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
 import { describeProblem, loadHandlers } from "../gateway/custom/index.ts";
 import { readRateLimitConfig } from "../gateway/http/rateLimit.ts";
 import { closeGracefully } from "../gateway/ops/index.ts";
-import { createPool, deriveGatewayUrl, deriveServiceUrl, serviceDatabaseUrl } from "../gateway/pool.ts";
+import { deriveGatewayUrl, deriveServiceUrl, gatewayPools, serviceDatabaseUrl } from "../gateway/pool.ts";
 import { readDatabaseUrl, readRouter } from "../gateway/readPool.ts";
 import { buildGateway } from "../gateway/server.ts";
 import { appPostgres, envFlag } from "./common.ts";
-import { devSecretFile, useDevSecret } from "./devSecret.ts";
-import { SEED_FILE, seedApp } from "./seed.ts";
+import { useDevSecretNoisily } from "./devSecret.ts";
+import { seedAppNoisily } from "./seed.ts";
 
 /** Serves the app until SIGINT/SIGTERM; the exit code. */
 export async function serveApp(appDir: string, dev: boolean): Promise<number> {
-  if (dev && useDevSecret(appDir)) {
-    console.log(
-      `JWT_SECRET unset: using the development secret in ${path.relative(process.cwd(), devSecretFile(appDir))}`,
-    );
-  }
+  if (dev) useDevSecretNoisily(appDir);
   const config = readGatewayConfig();
   const server = await appPostgres(appDir);
   let stopping = false;
@@ -42,9 +38,7 @@ export async function serveApp(appDir: string, dev: boolean): Promise<number> {
     const schema = readAppSchema(appDir).schema;
     if (!schema) throw new Error("the schema changed while starting");
     // seed.sql runs on every `make run` (it must be idempotent); cli/seed.ts.
-    if (dev && (await withClient(url, (client) => seedApp(client, appDir, schema)))) {
-      console.log(`seeded from ${path.relative(process.cwd(), path.join(appDir, SEED_FILE))}`);
-    }
+    if (dev) await seedAppNoisily(url, appDir, schema);
     // Custom-route handlers: all imported now; a missing one stops start-up unless allowed.
     const handlers = await loadHandlers(appDir, schema);
     const allowMissingHandlers = envFlag("ALLOW_MISSING_HANDLERS");
@@ -58,16 +52,14 @@ export async function serveApp(appDir: string, dev: boolean): Promise<number> {
       console.warn(`ALLOW_MISSING_HANDLERS=1: these routes answer 501 NOT_IMPLEMENTED:\n${lines}`);
     }
     const gatewayUrl = config.gatewayDatabaseUrl ?? (await deriveGatewayUrl(url));
-    // Bounded waits and the statement timeout (docs/operations.md).
-    const poolOptions = { waitMs: config.ops.poolWaitMs, statementTimeoutMs: config.ops.statementTimeoutMs };
-    const pool = createPool(gatewayUrl, config.poolSize, poolOptions);
-    // READ_DATABASE_URL: GET standard routes on a streaming replica (docs/scaling.md).
-    const readUrl = readDatabaseUrl(process.env, gatewayUrl);
-    const readPool = readUrl ? createPool(readUrl, config.readPoolSize, poolOptions) : undefined;
+    const pools = gatewayPools(config, {
+      gateway: gatewayUrl,
+      read: readDatabaseUrl(process.env, gatewayUrl),
+      // api_service, not the migrating superuser.
+      service: serviceDatabaseUrl() ?? (await deriveServiceUrl(url)),
+    });
+    const { pool, readPool, servicePool } = pools;
     if (readPool) console.log("reads: GET standard routes on READ_DATABASE_URL (replica)");
-    // req.service: role api_service (not the migrating superuser), for trusted handler code only
-    // (docs/handlers.md).
-    const servicePool = createPool(serviceDatabaseUrl() ?? (await deriveServiceUrl(url)), 2, poolOptions);
     const authenticate = await loadAuthenticator(appDir, schema);
     console.log(authenticate.summary);
     if (authenticate.warning) console.warn(authenticate.warning);
@@ -108,9 +100,7 @@ export async function serveApp(appDir: string, dev: boolean): Promise<number> {
     const closed = await closeGracefully(app, config.ops.shutdownTimeoutMs);
     if (closed.forced)
       console.warn("requests still running at SHUTDOWN_TIMEOUT_MS: their connections were closed");
-    await pool.end();
-    await readPool?.end();
-    await servicePool.end();
+    await pools.end();
     return 0;
   } finally {
     await server.stop();

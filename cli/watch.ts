@@ -5,22 +5,18 @@
 import path from "node:path";
 import pinoPretty from "pino-pretty";
 import { readAppSchema } from "../app/load.ts";
-import { ensureDatabase, withClient } from "../db/databases.ts";
+import { ensureDatabase } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
 import { startDevServer } from "../gateway/dev/index.ts";
 import { deriveGatewayUrl, deriveServiceUrl, serviceDatabaseUrl } from "../gateway/pool.ts";
 import { appPostgres, envFlag } from "./common.ts";
-import { devSecretFile, useDevSecret } from "./devSecret.ts";
-import { SEED_FILE, seedApp } from "./seed.ts";
+import { useDevSecretNoisily } from "./devSecret.ts";
+import { seedAppNoisily } from "./seed.ts";
 
 /** Serves and watches the app until SIGINT/SIGTERM; the exit code. */
-export async function watchApp(appDir: string): Promise<number> {
-  if (useDevSecret(appDir)) {
-    console.log(
-      `JWT_SECRET unset: using the development secret in ${path.relative(process.cwd(), devSecretFile(appDir))}`,
-    );
-  }
+export async function serveAndWatch(appDir: string): Promise<number> {
+  useDevSecretNoisily(appDir);
   const config = readGatewayConfig({ LOG_PRETTY: "1", ...process.env });
   const server = await appPostgres(appDir);
   try {
@@ -29,9 +25,7 @@ export async function watchApp(appDir: string): Promise<number> {
     // Seeding needs the tables: migrate once before the first version (it migrates again, a no-op).
     await migrateApp({ appDir, url, allowDataLoss: envFlag("ALLOW_DATA_LOSS"), log: (l) => console.log(l) });
     const schema = readAppSchema(appDir).schema;
-    if (schema && (await withClient(url, (client) => seedApp(client, appDir, schema)))) {
-      console.log(`seeded from ${path.relative(process.cwd(), path.join(appDir, SEED_FILE))}`);
-    }
+    if (schema) await seedAppNoisily(url, appDir, schema);
     const dev = await startDevServer({
       appDir,
       url,

@@ -4,7 +4,7 @@
 import pg from "pg";
 import { AppError } from "../app/errors.ts";
 import { CellQuery, isCellStatement } from "./cellQuery.ts";
-import { OPS_DEFAULTS } from "./config.ts";
+import { type GatewayConfig, OPS_DEFAULTS } from "./config.ts";
 import {
   brokeConnection,
   isMissingStatement,
@@ -71,6 +71,38 @@ export function keepClientsOnStatementErrors(pool: pg.Pool): pg.Pool {
  * ran a migration, and every answer text was promoted with it (gateway/v8Flags.ts has the figures;
  * the serving commands also turn pretenuring off).
  */
+/** The connections a gateway serves with (gatewayPools). */
+export interface GatewayPools {
+  /** Requests, as api_gateway. */
+  pool: pg.Pool;
+  /** GET standard routes on a streaming replica (READ_DATABASE_URL, docs/scaling.md), when given. */
+  readPool: pg.Pool | undefined;
+  /** `req.service`: role api_service, for trusted handler code only (docs/handlers.md). */
+  servicePool: pg.Pool;
+  end(): Promise<void>;
+}
+
+/** The pools of one gateway, sized and bounded (waits, statement timeout) as `config` says. */
+export function gatewayPools(
+  config: GatewayConfig,
+  urls: { gateway: string; service: string; read?: string | undefined },
+): GatewayPools {
+  const options = { waitMs: config.ops.poolWaitMs, statementTimeoutMs: config.ops.statementTimeoutMs };
+  const pool = createPool(urls.gateway, config.poolSize, options);
+  const readPool = urls.read ? createPool(urls.read, config.readPoolSize, options) : undefined;
+  const servicePool = createPool(urls.service, 2, options);
+  return {
+    pool,
+    readPool,
+    servicePool,
+    end: async () => {
+      await pool.end();
+      await readPool?.end();
+      await servicePool.end();
+    },
+  };
+}
+
 function queryOnce(pool: pg.Pool, args: unknown[], mayRetry: boolean): Promise<unknown> {
   return new Promise((resolve, reject) => {
     pool.connect((connectError, client, release) => {

@@ -11,7 +11,7 @@ import { loadAuthenticator } from "../auth/index.ts";
 import type { GatewayConfig } from "../config.ts";
 import { describeProblem, loadHandlers } from "../custom/index.ts";
 import { readRateLimitConfig } from "../http/rateLimit.ts";
-import { createPool } from "../pool.ts";
+import { gatewayPools } from "../pool.ts";
 import { buildGateway } from "../server.ts";
 import type { ServedVersion } from "./dispatcher.ts";
 
@@ -52,13 +52,14 @@ export async function buildVersion(deps: VersionDeps): Promise<BuiltVersion> {
     return { ok: false, errors: [(error as Error).message] };
   }
   const schema = loaded.schema;
-  const poolOptions = { waitMs: config.ops.poolWaitMs, statementTimeoutMs: config.ops.statementTimeoutMs };
-  const pool = createPool(deps.gatewayUrl, config.poolSize, poolOptions);
-  const servicePool = createPool(deps.serviceUrl, 2, poolOptions);
-  const closePools = async () => {
-    await pool.end();
-    await servicePool.end();
-  };
+  const {
+    pool,
+    servicePool,
+    end: closePools,
+  } = gatewayPools(config, {
+    gateway: deps.gatewayUrl,
+    service: deps.serviceUrl,
+  });
   try {
     const authenticate = await loadAuthenticator(appDir, schema);
     const app = buildGateway({
