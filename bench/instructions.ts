@@ -24,6 +24,7 @@ import { postgresOsUser, runAs } from "../db/embedded/osUser.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { startEmbedded } from "../db/postgres.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
+import { ident, literal } from "../generator/sql/sql.ts";
 import { APPS, type AppName, type Case, cases, REPO } from "./cases.ts";
 import { planCacheMode } from "./sql.ts";
 
@@ -39,9 +40,8 @@ const ONLY = process.env.BENCH_ONLY ?? "";
 
 /** A statement on one line: the single-user backend ends a statement at a newline. */
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
-const literal = (value: unknown) =>
-  `'${(typeof value === "string" ? value : JSON.stringify(value)).replaceAll("'", "''")}'`;
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** A bench value as a quoted literal: text, or JSON for anything else (as pgbench binds it). */
+const quoted = (value: unknown) => literal(typeof value === "string" ? value : JSON.stringify(value));
 const thousands = (n: number) => `${Math.round(n / 1000).toLocaleString("en-US")}k`;
 
 interface Count {
@@ -134,12 +134,12 @@ function countCase(postgres: string, dir: string, c: Case, functions: Map<string
     return (countInstructions(postgres, dir, c.app, setup, BASE + CALLS, call) - base) / CALLS;
   };
   const route = perCall(
-    [`PREPARE r(jsonb, jsonb) AS SELECT api.${quoteIdent(fn)}($1, $2)`],
-    `EXECUTE r(${literal(ceiling.params)}, ${literal(APPS[c.app].caller)})`,
+    [`PREPARE r(jsonb, jsonb) AS SELECT ${ident("api", fn)}($1, $2)`],
+    `EXECUTE r(${quoted(ceiling.params)}, ${quoted(APPS[c.app].caller)})`,
   );
   const hand = perCall(
     [`SET plan_cache_mode = ${planCacheMode(ceiling.sql)}`, `PREPARE h AS ${oneLine(ceiling.sql)}`],
-    `EXECUTE h(${ceiling.values.map(literal).join(", ")})`,
+    `EXECUTE h(${ceiling.values.map(quoted).join(", ")})`,
   );
   return { app: c.app, name: c.name, route, hand };
 }
