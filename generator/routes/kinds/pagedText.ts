@@ -50,9 +50,10 @@ export function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefi
 function rawRows(q: CompiledQuery, inner: string): { select: Sql; columns: Sql } {
   const sources = q.scope.sources.map((s, i) => ({
     name: ident(s.name),
-    columns: s.table.columns
-      .filter((c) => !c.private)
-      .map((c, j) => ({ name: ident(c.name), alias: trusted(`_api_w${i}_${j}`) })),
+    // The source's own columns: those sourceSql reads the table through.
+    columns: q.scope.model
+      .table(s.table.name)
+      .readable.map((c, j) => ({ name: ident(c.name), alias: trusted(`_api_w${i}_${j}`) })),
   }));
   return {
     select: join(sources.flatMap((s) => s.columns.map((c) => sql`${s.name}.${c.name} AS ${c.alias}`))),
