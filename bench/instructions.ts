@@ -1,16 +1,16 @@
 // `make bench-instructions`: the database ceiling of `make bench` as CPU instructions, which a
 // busy machine cannot move. For every case with a hand-written twin (bench/cases.ts `ceiling`),
 // callgrind counts the instructions one call costs a Postgres backend: the gateway's statement
-// (`SELECT api."<route>"(params, ctx)`, the route function) and the hand-written one, each
-// prepared and run with the bench's values in a single-user backend (`postgres --single`) on the
-// bench's data, with the cluster at rest. A run of BASE calls is subtracted from a run of
-// BASE + CALLS, so start-up, the first call's planning and cold caches drop out.
+// (`SELECT api."<route>"($1::jsonb, $2::jsonb)`, the route function) and the hand-written one,
+// each sent through the extended protocol with the bench's values, as the two servers send them,
+// on the bench's data with nothing else running (bench/countingServer.ts). Then the fixed cost of
+// a route call, built up step by step from a bare statement to an empty generated function.
 //
 // pgbench (bench/run.ts) measures time, which includes what instructions do not show (cache
 // misses, ten backends sharing two cores) but moves by up to 0.2 between runs on a shared VM;
-// these counts repeat to within a few percent, so a change to what the generator emits can be
-// weighed in one run. Needs valgrind; skipped with a message without it. Prints a markdown
-// section; BENCH_WRITE_DOCS=1 also writes docs/benchmarks-instructions.md.
+// these counts repeat exactly, so a change to what the generator emits can be weighed in one
+// run. Needs valgrind; skipped with a message without it. Prints a markdown section;
+// BENCH_WRITE_DOCS=1 also writes docs/benchmarks-instructions.md.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -20,35 +20,47 @@ import { readAppSchema } from "../app/load.ts";
 import { createDatabase, withClient } from "../db/databases.ts";
 import { postgresBinaries } from "../db/embedded/binaries.ts";
 import { companionFiles, existingCluster, removeCluster } from "../db/embedded/location.ts";
-import { postgresOsUser, runAs } from "../db/embedded/osUser.ts";
+import { postgresOsUser } from "../db/embedded/osUser.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { startEmbedded } from "../db/postgres.ts";
+import { CONTEXT_VARIABLE, contextAssignment, contextKeys } from "../generator/api/context.ts";
+import { FUNCTION_SETTINGS } from "../generator/routes/function.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
-import { ident, literal } from "../generator/sql/sql.ts";
+import type { Schema } from "../generator/schema/types.ts";
+import { ident, sql } from "../generator/sql/sql.ts";
 import { APPS, type AppName, type Case, cases, REPO } from "./cases.ts";
+import { type CountingServer, countingServer, type Statement } from "./countingServer.ts";
 import { planCacheMode } from "./sql.ts";
 
 /**
- * Calls counted per statement, and the calls run first in both runs (subtracted): past Postgres's
- * first five executions of a prepared statement, which it plans for their values before it
- * settles on a plan (the query texts of api.execute_cached included), as a long-lived gateway
+ * Calls counted per statement, and the calls run first in both backends (subtracted): past
+ * Postgres's first five executions of a prepared statement, which it plans for their values before
+ * it settles on a plan (the query texts of api.execute_cached included), as a long-lived gateway
  * connection has long done.
  */
 const CALLS = Number(process.env.BENCH_INSTRUCTION_CALLS ?? 10);
 const BASE = 8;
 const ONLY = process.env.BENCH_ONLY ?? "";
+/** Where the fixed-cost steps live, in the Restura fixture's database. */
+const LADDER = "bench_ladder";
 
-/** A statement on one line: the single-user backend ends a statement at a newline. */
-const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
-/** A bench value as a quoted literal: text, or JSON for anything else (as pgbench binds it). */
-const quoted = (value: unknown) => literal(typeof value === "string" ? value : JSON.stringify(value));
 const thousands = (n: number) => `${Math.round(n / 1000).toLocaleString("en-US")}k`;
+/** A bench value as the servers bind it: text, or JSON for anything else. */
+const bound = (value: unknown) =>
+  value == null ? null : typeof value === "string" ? value : JSON.stringify(value);
+/** The route functions run as the gateway's role (they switch to api_owner themselves). */
+const AS_GATEWAY = "SET ROLE api_gateway";
 
 interface Count {
   app: AppName;
   name: string;
   route: number;
   hand: number;
+}
+
+interface Step {
+  what: string;
+  count: number;
 }
 
 const valgrind = spawnSync("valgrind", ["--version"], { encoding: "utf8" });
@@ -63,26 +75,42 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-instructions-")
 const user = postgresOsUser();
 const server = await startEmbedded({ dataDir, throwaway: false });
 const counts: Count[] = [];
+const steps: Step[] = [];
+let counting: CountingServer | undefined;
 try {
   const selected = cases(1).filter((c) => c.ceiling && `${c.app}: ${c.name}`.includes(ONLY));
   const apps = [...new Set(selected.map((c) => c.app))];
   const functions = new Map<string, string>();
-  for (const name of apps) await prepareApp(name, functions);
-  // The backends below open the cluster's files themselves: the postmaster must be gone.
+  const prepared = new Map<AppName, { schema: Schema; url: string }>();
+  for (const name of apps) prepared.set(name, await prepareApp(name, functions));
+  const restura = prepared.get("restura");
+  const ladder = restura ? await prepareLadder(restura.schema, restura.url) : [];
+  // The counting postmaster opens the same files: the embedded one must be gone.
   await server.stop();
-  const dir = existingCluster(dataDir) as string;
   const postgres = postgresBinaries(user).postgres;
   postgresVersion = spawnSync(postgres, ["--version"], { encoding: "utf8" }).stdout.trim() || postgresVersion;
-  for (const name of apps) {
-    for (const c of selected.filter((c) => c.app === name)) {
-      const count = countCase(postgres, dir, c, functions);
-      counts.push(count);
-      console.log(
-        `${c.app}: ${c.name}: route ${thousands(count.route)}, hand-written ${thousands(count.hand)}, ratio ${(count.hand / count.route).toFixed(2)}`,
-      );
-    }
+  counting = await countingServer({
+    postgres,
+    dataDir: existingCluster(dataDir) as string,
+    user,
+    password: decodeURIComponent(new URL(server.url).password),
+    base: BASE,
+    calls: CALLS,
+  });
+  for (const c of selected) {
+    const count = await countCase(counting, c, functions);
+    counts.push(count);
+    console.log(
+      `${c.app}: ${c.name}: route ${thousands(count.route)}, hand-written ${thousands(count.hand)}, ratio ${(count.hand / count.route).toFixed(2)}`,
+    );
+  }
+  for (const step of ladder) {
+    const count = await counting.perCall("bench_restura", [AS_GATEWAY], step.statement);
+    steps.push({ what: step.what, count });
+    console.log(`fixed cost: ${step.what}: ${thousands(count)}`);
   }
 } finally {
+  await counting?.stop();
   await server.stop();
   removeCluster(dataDir);
   const files = companionFiles(dataDir);
@@ -91,14 +119,17 @@ try {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-const report = render(counts, (Date.now() - started) / 60000);
+const report = render(counts, steps, (Date.now() - started) / 60000);
 console.log(`\n${report}`);
 if (process.env.BENCH_WRITE_DOCS === "1") {
   fs.writeFileSync(path.join(REPO, "docs", "benchmarks-instructions.md"), report);
 }
 
 /** The app migrated and seeded as `make bench` has it, in database `bench_<app>`. */
-async function prepareApp(name: AppName, functions: Map<string, string>): Promise<void> {
+async function prepareApp(
+  name: AppName,
+  functions: Map<string, string>,
+): Promise<{ schema: Schema; url: string }> {
   const app = APPS[name];
   const appDir = fs.mkdtempSync(path.join(os.tmpdir(), `api-bench-${name}-`));
   try {
@@ -115,71 +146,83 @@ async function prepareApp(name: AppName, functions: Map<string, string>): Promis
     for (const group of schema.endpoints)
       for (const r of group.routes)
         functions.set(`${name} ${r.method} ${group.baseUrl}${r.path}`, routeFunctionName(r, group));
+    return { schema, url };
   } finally {
     fs.rmSync(appDir, { recursive: true, force: true });
   }
 }
 
+/**
+ * The fixed cost of a route call, one piece at a time: functions in schema bench_ladder of the
+ * Restura fixture's database, each the one before plus one thing every route function has, called
+ * with what `GET /user/me` is called with.
+ */
+async function prepareLadder(schema: Schema, url: string): Promise<{ what: string; statement: Statement }[]> {
+  const caller = JSON.stringify(APPS.restura.caller);
+  const empty = (name: string, options: string, declare = "", statements = "") =>
+    `CREATE FUNCTION ${LADDER}.${name}(params jsonb, ctx jsonb) RETURNS json LANGUAGE plpgsql ${options}
+AS $fn$ ${declare} BEGIN ${statements} RETURN NULL; END $fn$`;
+  const context = contextAssignment(sql`ctx`, contextKeys(schema), true);
+  const definitions = [
+    empty("plpgsql", ""),
+    empty("definer", "SECURITY DEFINER"),
+    empty("settings", `SECURITY DEFINER ${FUNCTION_SETTINGS}`),
+    empty(
+      "context",
+      `SECURITY DEFINER ${FUNCTION_SETTINGS}`,
+      `DECLARE ${ident(CONTEXT_VARIABLE)} text[];`,
+      context.toString(),
+    ),
+  ];
+  await withClient(url, async (client) => {
+    await client.query(`CREATE SCHEMA ${LADDER} AUTHORIZATION api_owner`);
+    await client.query(`GRANT USAGE ON SCHEMA ${LADDER} TO api_gateway`);
+    for (const definition of definitions) await client.query(definition);
+    await client.query(`ALTER FUNCTION ${LADDER}.definer(jsonb, jsonb) OWNER TO api_owner`);
+    await client.query(`ALTER FUNCTION ${LADDER}.settings(jsonb, jsonb) OWNER TO api_owner`);
+    await client.query(`ALTER FUNCTION ${LADDER}.context(jsonb, jsonb) OWNER TO api_owner`);
+    await client.query(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${LADDER} TO api_gateway`);
+    await client.query("CHECKPOINT");
+  });
+  const call = (text: string): Statement => ({ text, values: ["{}", caller] });
+  const fn = (name: string) => call(`SELECT ${LADDER}.${name}($1::jsonb, $2::jsonb)`);
+  return [
+    {
+      what: "a statement with two text parameters",
+      statement: call("SELECT $1::text IS NULL, $2::text IS NULL"),
+    },
+    {
+      what: "the parameters as jsonb (`{}` and the caller's context)",
+      statement: call("SELECT $1::jsonb IS NULL, $2::jsonb IS NULL"),
+    },
+    { what: "an empty plpgsql function of them", statement: fn("plpgsql") },
+    { what: "SECURITY DEFINER (owned by api_owner)", statement: fn("definer") },
+    { what: "the three SET clauses of every route function", statement: fn("settings") },
+    {
+      what: "storing the whole caller context (writes; reads with raw SQL)",
+      statement: fn("context"),
+    },
+  ];
+}
+
 /** One call of each statement of `c`, in instructions. */
-function countCase(postgres: string, dir: string, c: Case, functions: Map<string, string>): Count {
+async function countCase(counting: CountingServer, c: Case, functions: Map<string, string>): Promise<Count> {
   const ceiling = c.ceiling as NonNullable<Case["ceiling"]>;
   const fn = functions.get(`${c.app} ${ceiling.route}`);
   if (!fn) throw new Error(`${c.name}: no route function for ${ceiling.route}`);
-  const perCall = (setup: string[], call: string) => {
-    // Uncounted: the first backend to run a statement on a fresh cluster leaves the catalog rows
-    // it reads in a state the next ones find cheaper (`GET /user/me` read 243k instead of 210k
-    // without this run).
-    countInstructions(postgres, dir, c.app, setup, BASE, call);
-    const base = countInstructions(postgres, dir, c.app, setup, BASE, call);
-    return (countInstructions(postgres, dir, c.app, setup, BASE + CALLS, call) - base) / CALLS;
-  };
-  const route = perCall(
-    [`PREPARE r(jsonb, jsonb) AS SELECT ${ident("api", fn)}($1, $2)`],
-    `EXECUTE r(${quoted(ceiling.params)}, ${quoted(APPS[c.app].caller)})`,
-  );
-  const hand = perCall(
-    [`SET plan_cache_mode = ${planCacheMode(ceiling.sql)}`, `PREPARE h AS ${oneLine(ceiling.sql)}`],
-    `EXECUTE h(${ceiling.values.map(quoted).join(", ")})`,
-  );
+  const database = `bench_${c.app}`;
+  const route = await counting.perCall(database, [AS_GATEWAY], {
+    text: `SELECT ${ident("api", fn)}($1::jsonb, $2::jsonb)`,
+    values: [JSON.stringify(ceiling.params), JSON.stringify(APPS[c.app].caller)],
+  });
+  const hand = await counting.perCall(database, [`SET plan_cache_mode = ${planCacheMode(ceiling.sql)}`], {
+    text: ceiling.sql,
+    values: ceiling.values.map(bound),
+  });
   return { app: c.app, name: c.name, route, hand };
 }
 
-/**
- * The instructions a single-user backend on `database` executes for `setup` and then `call` run
- * `times` times (one statement per line), start-up and shutdown included.
- */
-function countInstructions(
-  postgres: string,
-  dir: string,
-  database: string,
-  setup: string[],
-  times: number,
-  call = "",
-): number {
-  const input = `${[...setup, ...Array(call ? times : 0).fill(call)].join("\n")}\n`;
-  const run = spawnSync(
-    "valgrind",
-    [
-      "--tool=callgrind",
-      "--callgrind-out-file=/dev/null",
-      postgres,
-      "--single",
-      "-D",
-      dir,
-      `bench_${database}`,
-    ],
-    { ...runAs(user), input, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
-  const failed = /^(?:ERROR|FATAL):.*$/m.exec(`${run.stdout}\n${run.stderr}`);
-  if (run.status !== 0 || failed) {
-    throw new Error(`postgres --single on bench_${database}: ${failed?.[0] ?? run.stderr.slice(-500)}`);
-  }
-  const collected = /Collected : (\d+)/.exec(run.stderr);
-  if (!collected) throw new Error(`callgrind reported no count: ${run.stderr.slice(-500)}`);
-  return Number(collected[1]);
-}
-
-function render(rows: Count[], minutes: number): string {
+function render(rows: Count[], steps: Step[], minutes: number): string {
   const table = (app: AppName) =>
     [
       "| case | gateway statement | hand-written | ratio |",
@@ -208,22 +251,45 @@ ${table("example")}
 
 ${table("restura")}
 
+### The fixed cost of a route call
+
+Each step is the one before plus one thing every route function has, called as the gateway calls
+\`GET /user/me\` of the Restura fixture (params \`{}\`, the bench's caller); the last two are an empty
+generated function without and with the context settings a write stores.
+
+${ladderTable(steps)}
+
 ## How it is measured
 
 - The cases of [benchmarks](benchmarks.md) that have a hand-written twin, on the same data (the
   plan check's seeds, vacuumed and analyzed), with the same values and the same caller.
-- Each statement is prepared and executed in a single-user backend (\`postgres --single\`) under
-  callgrind, with the cluster at rest; the count is the instructions of ${BASE} + ${CALLS} calls
-  less those of ${BASE} calls in another backend, divided by ${CALLS}: what one call costs once the
-  function is compiled, its plans cached and the catalog cached.
-- The route function is called here by the superuser, by api_gateway in the gateway: it is a
-  definer function, so row security and the column masks apply alike. The hand-written statement
-  runs in the plan cache mode the hand-written server gives it.
+- Each statement is sent as the servers send it (extended protocol: parsed once as a named
+  statement, bound with text values, executed) to a postmaster running under callgrind with
+  nothing else to do (bench/countingServer.ts); each backend writes its own count when it exits.
+  The count is the instructions of a backend that ran ${BASE} + ${CALLS} calls less those of one that
+  ran ${BASE}, divided by ${CALLS}: what one call costs once the function is compiled, its plans
+  cached and the catalog cached.
+- The route function is called as api_gateway, as the gateway calls it; the hand-written
+  statement as the superuser, as the hand-written server runs it (a role with table grants and
+  BYPASSRLS measured 0.4-3 % more on the four statements tried), in the plan cache mode the
+  hand-written server gives it.
 - ratio: hand-written instructions over the gateway's (1.00: as cheap as the ceiling).
   Instructions are not time: they leave out cache misses and what ten busy backends on two cores
   cost each other (docs/performance.md "Concurrency"), so pgbench's ceiling ratio on
   [benchmarks](benchmarks.md) is lower where a request runs more distinct statements. What they
-  give is a figure that repeats to within a few percent on a busy machine, to weigh a change to
+  give is a figure that repeats on a busy machine, to weigh a change to
   the generated SQL in one run.
 `;
+}
+
+function ladderTable(steps: Step[]): string {
+  if (steps.length === 0) return "(not run: BENCH_ONLY left out the Restura fixture)";
+  return [
+    "| step | instructions a call | added by the step |",
+    "|---|---:|---:|",
+    ...steps.map(
+      (step, i) =>
+        `| ${step.what} | ${thousands(step.count)} | ${i === 0 ? "" : `+${thousands(step.count - (steps[i - 1] as Step).count)}`} |`,
+    ),
+  ].join("\n");
 }
