@@ -61,9 +61,16 @@ export function clusterPids(dataDir: string): number[] {
   return pids;
 }
 
-/** CPU seconds of the whole cluster (a backend that exits between samples takes its share along). */
+/**
+ * CPU seconds of the whole cluster: the postmaster with the backends it has reaped (their time
+ * moves into its cutime and cstime when they exit, so a backend that exits between two samples
+ * keeps its share: a pool closing idle connections once made the difference negative), and the
+ * children still running.
+ */
 export function clusterCpuSeconds(dataDir: string): number {
-  return clusterPids(dataDir).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const [postmaster, ...children] = clusterPids(dataDir);
+  if (postmaster === undefined) return 0;
+  return withReapedChildren(postmaster) + children.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 }
 
 /**
@@ -85,7 +92,12 @@ export function machineCpuSeconds(): number {
  * pgbench, the cluster once stopped, with the backends its postmaster reaped).
  */
 export function ownTreeCpuSeconds(): number {
-  const f = statFields(process.pid);
+  return withReapedChildren(process.pid);
+}
+
+/** A process's CPU seconds with those of the children it has waited for (0 once it is gone). */
+function withReapedChildren(pid: number): number {
+  const f = statFields(pid);
   // utime, stime, cutime, cstime: fields 14-17 of stat, 11-14 after the name.
   return f ? (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND : 0;
 }
