@@ -120,8 +120,13 @@ export async function countingServer(options: CountingOptions): Promise<Counting
       fs.rmSync(work, { recursive: true, force: true });
     },
   };
-  // The first backends after start-up cost more than the ones after them, whatever they run.
-  await server.perCall("postgres", [], { text: "SELECT 1", values: [] });
+  try {
+    // The first backends after start-up cost more than the ones after them, whatever they run.
+    await server.perCall("postgres", [], { text: "SELECT 1", values: [] });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   return server;
 }
 
