@@ -8,7 +8,7 @@
 //
 // pgbench (bench/run.ts) measures time, which includes what instructions do not show (cache
 // misses, ten backends sharing two cores) but moves by up to 0.2 between runs on a shared VM;
-// these counts repeat exactly, so a change to what the generator emits can be weighed in one
+// these counts repeat to within 0.1 %, so a change to what the generator emits can be weighed in one
 // run. Needs valgrind; skipped with a message without it. Prints a markdown section;
 // BENCH_WRITE_DOCS=1 also writes docs/benchmarks-instructions.md.
 
@@ -30,6 +30,7 @@ import type { Schema } from "../generator/schema/types.ts";
 import { ident, sql } from "../generator/sql/sql.ts";
 import { APPS, type AppName, type Case, cases, REPO } from "./cases.ts";
 import { type CountingServer, countingServer, type Statement } from "./countingServer.ts";
+import { boundText } from "./pgbench.ts";
 import { planCacheMode } from "./sql.ts";
 
 /**
@@ -45,9 +46,6 @@ const ONLY = process.env.BENCH_ONLY ?? "";
 const LADDER = "bench_ladder";
 
 const thousands = (n: number) => `${Math.round(n / 1000).toLocaleString("en-US")}k`;
-/** A bench value as the servers bind it: text, or JSON for anything else. */
-const bound = (value: unknown) =>
-  value == null ? null : typeof value === "string" ? value : JSON.stringify(value);
 /** The route functions run as the gateway's role (they switch to api_owner themselves). */
 const AS_GATEWAY = "SET ROLE api_gateway";
 
@@ -178,9 +176,10 @@ AS $fn$ ${declare} BEGIN ${statements} RETURN NULL; END $fn$`;
     await client.query(`CREATE SCHEMA ${LADDER} AUTHORIZATION api_owner`);
     await client.query(`GRANT USAGE ON SCHEMA ${LADDER} TO api_gateway`);
     for (const definition of definitions) await client.query(definition);
-    await client.query(`ALTER FUNCTION ${LADDER}.definer(jsonb, jsonb) OWNER TO api_owner`);
-    await client.query(`ALTER FUNCTION ${LADDER}.settings(jsonb, jsonb) OWNER TO api_owner`);
-    await client.query(`ALTER FUNCTION ${LADDER}.context(jsonb, jsonb) OWNER TO api_owner`);
+    // All but the first are definer functions, owned like the generated ones.
+    for (const name of ["definer", "settings", "context"]) {
+      await client.query(`ALTER FUNCTION ${LADDER}.${name}(jsonb, jsonb) OWNER TO api_owner`);
+    }
     await client.query(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${LADDER} TO api_gateway`);
     await client.query("CHECKPOINT");
   });
@@ -217,7 +216,7 @@ async function countCase(counting: CountingServer, c: Case, functions: Map<strin
   });
   const hand = await counting.perCall(database, [`SET plan_cache_mode = ${planCacheMode(ceiling.sql)}`], {
     text: ceiling.sql,
-    values: ceiling.values.map(bound),
+    values: ceiling.values.map((v) => (v == null ? null : boundText(v))),
   });
   return { app: c.app, name: c.name, route, hand };
 }

@@ -27,12 +27,17 @@ export function findPgbench(): string | undefined {
  * pgbenchTps: in prepared mode pgbench binds them as parameters, as both servers do, so Postgres
  * parses each value on every call (a literal is parsed once, when the statement is planned).
  */
+/** A bench value as text, as the servers bind it: a string as it is, anything else as JSON. */
+export function boundText(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
 export function boundValues(sql: string, values: unknown[]): { sql: string; vars: Record<string, string> } {
   const vars: Record<string, string> = {};
   values.forEach((value, i) => {
     // A pgbench variable is always text: it cannot carry SQL NULL, so a case must not ask for it.
     if (value === null || value === undefined) throw new Error(`boundValues: $${i + 1} is ${value}`);
-    vars[`v${i + 1}`] = typeof value === "string" ? value : JSON.stringify(value);
+    vars[`v${i + 1}`] = boundText(value);
   });
   return { sql: sql.replace(/\$(\d+)/g, (_, n: string) => `:v${n}`), vars };
 }

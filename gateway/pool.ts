@@ -64,13 +64,6 @@ export function keepClientsOnStatementErrors(pool: pg.Pool): pg.Pool {
   return pool;
 }
 
-/**
- * Connect, query, release, in the callback forms of `pool.connect` and `client.query` (what
- * pg-pool's own `query` uses): no promise per step. With the promise forms, V8's allocation-site
- * pretenuring learnt to allocate each result in the old generation even in a process that never
- * ran a migration, and every answer text was promoted with it (gateway/v8Flags.ts has the figures;
- * the serving commands also turn pretenuring off).
- */
 /** The connections a gateway serves with (gatewayPools). */
 export interface GatewayPools {
   /** Requests, as api_gateway. */
@@ -103,6 +96,13 @@ export function gatewayPools(
   };
 }
 
+/**
+ * Connect, query, release, in the callback forms of `pool.connect` and `client.query` (what
+ * pg-pool's own `query` uses): no promise per step. With the promise forms, V8's allocation-site
+ * pretenuring learnt to allocate each result in the old generation even in a process that never
+ * ran a migration, and every answer text was promoted with it (gateway/v8Flags.ts has the figures;
+ * the serving commands also turn pretenuring off).
+ */
 function queryOnce(pool: pg.Pool, args: unknown[], mayRetry: boolean): Promise<unknown> {
   return new Promise((resolve, reject) => {
     pool.connect((connectError, client, release) => {

@@ -12,9 +12,9 @@
 // columns, `"user"."id" AS _api_w0_0, ...`) in a derived table with ORDER BY / LIMIT / OFFSET, and
 // the row objects are built over that page, where each source's name is given back its columns
 // (`CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", ...) AS "user"`), so the object, raw
-// selectors and subqueries are the same SQL as in ONE and ARRAY. (Postgres would otherwise build every
-// matching row's object before a top-N sort.) A grouped query, or one where a column is named
-// like a source (a bare name would mean the column), builds the objects in the page query.
+// selectors and subqueries are the same SQL as in ONE and ARRAY. (Postgres would otherwise build
+// every matching row's object before a top-N sort.) A grouped query, or one where a column is
+// named like a source (a bare name would mean the column), builds the objects in the page query.
 //
 // Where the route allows (pagedKeys.ts), the page's keys are chosen first, over the tables
 // alone, and a static helper builds the rows for them: the default request and every EXECUTE'd
