@@ -8,8 +8,8 @@
 //
 // pgbench (bench/run.ts) measures time, which includes what instructions do not show (cache
 // misses, ten backends sharing two cores) but moves by up to 0.2 between runs on a shared VM;
-// these counts repeat to within 0.1 %, so a change to what the generator emits can be weighed in one
-// run. Needs valgrind; skipped with a message without it. Prints a markdown section;
+// these counts repeat to within 0.1 %, so a change to what the generator emits can be weighed in
+// one run. Needs valgrind; skipped with a message without it. Prints a markdown section;
 // BENCH_WRITE_DOCS=1 also writes docs/benchmarks-instructions.md.
 
 import { spawnSync } from "node:child_process";
