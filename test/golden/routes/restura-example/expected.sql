@@ -287,6 +287,7 @@ STABLE
 SET search_path = pg_catalog, api, pg_temp
 SET timezone = 'UTC'
 SET plan_cache_mode = force_generic_plan
+SET enable_seqscan = off
 AS $fn$
 #variable_conflict use_column
 BEGIN
