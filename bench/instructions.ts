@@ -3,8 +3,10 @@
 // callgrind counts the instructions one call costs a Postgres backend: the gateway's statement
 // (`SELECT api."<route>"($1::jsonb, $2::jsonb)`, the route function) and the hand-written one,
 // each sent through the extended protocol with the bench's values, as the two servers send them,
-// on the bench's data with nothing else running (bench/countingServer.ts). Then the fixed cost of
-// a route call, built up step by step from a bare statement to an empty generated function.
+// on the bench's data with nothing else running (bench/countingServer.ts); the hand-written one
+// also under the app's row security, to tell the app's policies from the generated code. Then the
+// fixed cost of a route call, built up step by step from a bare statement to an empty generated
+// function.
 //
 // pgbench (bench/run.ts) measures time, which includes what instructions do not show (cache
 // misses, ten backends sharing two cores) but moves by up to 0.2 between runs on a shared VM;
@@ -23,11 +25,16 @@ import { companionFiles, existingCluster, removeCluster } from "../db/embedded/l
 import { postgresOsUser } from "../db/embedded/osUser.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { startEmbedded } from "../db/postgres.ts";
-import { CONTEXT_VARIABLE, contextAssignment, contextKeys } from "../generator/api/context.ts";
+import {
+  CONTEXT_VARIABLE,
+  contextAssignment,
+  contextKeys,
+  setContextCalls,
+} from "../generator/api/context.ts";
 import { FUNCTION_SETTINGS } from "../generator/routes/function.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
 import type { Schema } from "../generator/schema/types.ts";
-import { ident, sql } from "../generator/sql/sql.ts";
+import { ident, literal, sql } from "../generator/sql/sql.ts";
 import { APPS, type AppName, type Case, cases, REPO } from "./cases.ts";
 import { type CountingServer, countingServer, type Statement } from "./countingServer.ts";
 import { boundText } from "./pgbench.ts";
@@ -54,6 +61,8 @@ interface Count {
   name: string;
   route: number;
   hand: number;
+  /** The hand-written statement as api_owner, under the app's row security, the caller's context set. */
+  handUnderRls: number;
 }
 
 interface Step {
@@ -96,10 +105,10 @@ try {
     calls: CALLS,
   });
   for (const c of selected) {
-    const count = await countCase(counting, c, functions);
+    const count = await countCase(counting, c, functions, prepared.get(c.app)?.schema as Schema);
     counts.push(count);
     console.log(
-      `${c.app}: ${c.name}: route ${thousands(count.route)}, hand-written ${thousands(count.hand)}, ratio ${(count.hand / count.route).toFixed(2)}`,
+      `${c.app}: ${c.name}: route ${thousands(count.route)}, hand-written ${thousands(count.hand)} (under row security ${thousands(count.handUnderRls)}), ratio ${(count.hand / count.route).toFixed(2)}`,
     );
   }
   for (const step of ladder) {
@@ -205,32 +214,48 @@ AS $fn$ ${declare} BEGIN ${statements} RETURN NULL; END $fn$`;
 }
 
 /** One call of each statement of `c`, in instructions. */
-async function countCase(counting: CountingServer, c: Case, functions: Map<string, string>): Promise<Count> {
+async function countCase(
+  counting: CountingServer,
+  c: Case,
+  functions: Map<string, string>,
+  schema: Schema,
+): Promise<Count> {
   const ceiling = c.ceiling as NonNullable<Case["ceiling"]>;
   const fn = functions.get(`${c.app} ${ceiling.route}`);
   if (!fn) throw new Error(`${c.name}: no route function for ${ceiling.route}`);
   const database = `bench_${c.app}`;
+  const caller = JSON.stringify(APPS[c.app].caller);
   const route = await counting.perCall(database, [AS_GATEWAY], {
     text: `SELECT ${ident("api", fn)}($1::jsonb, $2::jsonb)`,
-    values: [JSON.stringify(ceiling.params), JSON.stringify(APPS[c.app].caller)],
+    values: [JSON.stringify(ceiling.params), caller],
   });
-  const hand = await counting.perCall(database, [`SET plan_cache_mode = ${planCacheMode(ceiling.sql)}`], {
+  const handStatement = {
     text: ceiling.sql,
     values: ceiling.values.map((v) => (v == null ? null : boundText(v))),
-  });
-  return { app: c.app, name: c.name, route, hand };
+  };
+  const mode = `SET plan_cache_mode = ${planCacheMode(ceiling.sql)}`;
+  const hand = await counting.perCall(database, [mode], handStatement);
+  // The same statement as the role the route functions read as, with the caller's context in the
+  // settings for the whole session: what the app's own row policies add to it.
+  const context = setContextCalls(sql`${literal(caller)}::jsonb`, contextKeys(schema), true, sql`false`);
+  const handUnderRls = await counting.perCall(
+    database,
+    [mode, "SET ROLE api_owner", `SELECT ${context.toString()}`],
+    handStatement,
+  );
+  return { app: c.app, name: c.name, route, hand, handUnderRls };
 }
 
 function render(rows: Count[], steps: Step[], minutes: number): string {
   const table = (app: AppName) =>
     [
-      "| case | gateway statement | hand-written | ratio |",
-      "|---|---:|---:|---:|",
+      "| case | gateway statement | hand-written | ratio | hand-written under row security | ratio to it |",
+      "|---|---:|---:|---:|---:|---:|",
       ...rows
         .filter((r) => r.app === app)
         .map(
           (r) =>
-            `| ${r.name} | ${thousands(r.route)} | ${thousands(r.hand)} | **${(r.hand / r.route).toFixed(2)}** |`,
+            `| ${r.name} | ${thousands(r.route)} | ${thousands(r.hand)} | **${(r.hand / r.route).toFixed(2)}** | ${thousands(r.handUnderRls)} | ${(r.handUnderRls / r.route).toFixed(2)} |`,
         ),
     ].join("\n");
   return `# Benchmarks: instructions per call
@@ -272,6 +297,11 @@ ${ladderTable(steps)}
   statement as the superuser, as the hand-written server runs it (a role with table grants and
   BYPASSRLS measured 0.4-3 % more on the four statements tried), in the plan cache mode the
   hand-written server gives it.
+- hand-written under row security: the same statement as api_owner, the role the route functions
+  read as, with the caller's context in the settings: the app's own row policies apply to it as
+  they do to the route. What the hand-written server leaves out that the gateway may not is then
+  split in two: the app's policies (the difference between the two hand-written columns) and
+  what the generated function adds (\`ratio to it\`, the figure the generated SQL can move).
 - ratio: hand-written instructions over the gateway's (1.00: as cheap as the ceiling).
   Instructions are not time: they leave out cache misses and what ten busy backends on two cores
   cost each other (docs/performance.md "Concurrency"), so pgbench's ceiling ratio on
