@@ -78,26 +78,29 @@ DECLARE
   dot2 integer;
 BEGIN
   -- The common condition first: a column compared with one value. Each plpgsql statement is set
-  -- up again in every transaction, so this path runs 5 where the general one below runs 20 (the
-  -- example's filtered pages: 36k instructions of 2,390k a call). Anything else, and anything
+  -- up again in every transaction, when it first runs, so this path runs 6 where the general one
+  -- below runs 20 (the example's filtered pages: 36k instructions fewer of 2,390k a call), and a
+  -- condition of another kind pays only for the first two lines (10k). Anything else, and anything
   -- invalid, takes the general path, which answers the same for what this one accepts.
   op := node ->> 'op';
-  entry := columns -> (node ->> 'column');
-  typ := entry ->> 'type';
-  IF op IN ('eq', 'ne', 'gt', 'gte', 'lt', 'lte') AND depth <= 32
-      AND jsonb_typeof(node -> 'value') = 'string' AND (entry ->> 'filter')::boolean
-      AND typ = ANY (ARRAY['smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision', 'boolean', 'text', 'jsonb', 'date', 'timestamptz', 'timestamp', 'time', 'interval', 'uuid', 'bytea']) AND NOT (node ? 'and' OR node ? 'or' OR node ? 'not') THEN
-    IF typ <> 'text' THEN
-      PERFORM api.filter_check_value(node ->> 'value', typ, node ->> 'column');
+  IF op IN ('eq', 'ne', 'gt', 'gte', 'lt', 'lte') THEN
+    entry := columns -> (node ->> 'column');
+    typ := entry ->> 'type';
+    IF depth <= 32 AND jsonb_typeof(node -> 'value') = 'string'
+        AND (entry ->> 'filter')::boolean AND typ = ANY (ARRAY['smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision', 'boolean', 'text', 'jsonb', 'date', 'timestamptz', 'timestamp', 'time', 'interval', 'uuid', 'bytea'])
+        AND NOT (node ? 'and' OR node ? 'or' OR node ? 'not') THEN
+      IF typ <> 'text' THEN
+        PERFORM api.filter_check_value(node ->> 'value', typ, node ->> 'column');
+      END IF;
+      vals := vals || (node ->> 'value');
+      clause := '(' || (entry ->> 'sql') || ' '
+        || CASE op WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
+             WHEN 'lt' THEN '<' ELSE '<=' END
+        || ' ' || CASE WHEN typ = 'text' THEN '$3[' || cardinality(vals) || ']'
+             ELSE 'CAST($3[' || cardinality(vals) || '] AS ' || typ || ')' END
+        || ')';
+      RETURN;
     END IF;
-    vals := vals || (node ->> 'value');
-    clause := '(' || (entry ->> 'sql') || ' '
-      || CASE op WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
-           WHEN 'lt' THEN '<' ELSE '<=' END
-      || ' ' || CASE WHEN typ = 'text' THEN '$3[' || cardinality(vals) || ']'
-           ELSE 'CAST($3[' || cardinality(vals) || '] AS ' || typ || ')' END
-      || ')';
-    RETURN;
   END IF;
   IF depth > 32 THEN
     RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'filter is nested too deeply';
