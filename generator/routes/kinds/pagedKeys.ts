@@ -119,7 +119,8 @@ export function keysFirstQuery(
  * Postgres reads a small joined table (the example's 50 companies, one page) whole for every row,
  * each of its rows tested against its row policies: 56k instructions a row where the index probe
  * costs 8k; the example's project page of 5 went from 1,076k to 902k. Where no index fits a join,
- * Postgres still scans (a disabled plan is taken when it is the only one).
+ * Postgres reads that table whole another way: once for a hash join, through any index, or by the
+ * scan itself when nothing else can (a disabled plan is still taken when it is the only one).
  */
 export function pageFunctionStatements(compile: Compile, key: PageKey, name: string): string[] {
   const fn = ident("api", name);
