@@ -17,6 +17,7 @@
 //   runs any text it is given, so only api_owner, whose route functions call it, may execute it.
 
 import { join, literal, type Sql, sql } from "../sql/sql.ts";
+import { nl } from "./layout.ts";
 import { raiseComputed, SQLSTATE } from "./permissions.ts";
 import { ALL_CAST_TYPES, castSql } from "./values.ts";
 
@@ -82,6 +83,14 @@ EXCEPTION WHEN data_exception THEN
 END
 $fn$;`;
 
+/**
+ * The text of a filter comparison, built at run time from `op` and `typ`: `(<expr> <op> $3[<n>])`,
+ * the value cast to the column's type unless it is text. Both paths of api.filter_sql use it.
+ */
+function comparison(expr: Sql, n: Sql, indent: string): Sql {
+  return sql`'(' || ${expr} || ' '${nl(indent)}  || CASE op WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='${nl(indent)}       WHEN 'lt' THEN '<' ELSE '<=' END${nl(indent)}  || ' ' || CASE WHEN typ = 'text' THEN '$3[' || ${n} || ']'${nl(indent)}       ELSE 'CAST($3[' || ${n} || '] AS ' || typ || ')' END${nl(indent)}  || ')'`;
+}
+
 const FILTER_SQL = sql`CREATE FUNCTION api.filter_sql(node jsonb, columns jsonb, INOUT vals text[], depth integer, OUT clause text)
 LANGUAGE plpgsql
 STABLE
@@ -121,12 +130,7 @@ BEGIN
         PERFORM api.filter_check_value(node ->> 'value', typ, node ->> 'column');
       END IF;
       vals := vals || (node ->> 'value');
-      clause := '(' || (entry ->> 'sql') || ' '
-        || CASE op WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
-             WHEN 'lt' THEN '<' ELSE '<=' END
-        || ' ' || CASE WHEN typ = 'text' THEN '$3[' || cardinality(vals) || ']'
-             ELSE 'CAST($3[' || cardinality(vals) || '] AS ' || typ || ')' END
-        || ')';
+      clause := ${comparison(sql`(entry ->> 'sql')`, sql`cardinality(vals)`, "      ")};
       RETURN;
     END IF;
   END IF;
@@ -221,11 +225,7 @@ BEGIN
       IF typ <> 'text' THEN
         PERFORM api.filter_check_value(val #>> '{}', typ, col);
       END IF;
-      clause := '(' || expr || ' '
-        || CASE op WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
-             WHEN 'lt' THEN '<' ELSE '<=' END
-        || ' ' || CASE WHEN typ = 'text' THEN '$3[' || n || ']' ELSE 'CAST($3[' || n || '] AS ' || typ || ')' END
-        || ')';
+      clause := ${comparison(sql`expr`, sql`n`, "      ")};
     END IF;
   ELSE
     ${raise400(sql`'unknown filter operator'`)}

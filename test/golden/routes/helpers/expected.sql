@@ -196,7 +196,8 @@ BEGIN
       clause := '(' || expr || ' '
         || CASE op WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
              WHEN 'lt' THEN '<' ELSE '<=' END
-        || ' ' || CASE WHEN typ = 'text' THEN '$3[' || n || ']' ELSE 'CAST($3[' || n || '] AS ' || typ || ')' END
+        || ' ' || CASE WHEN typ = 'text' THEN '$3[' || n || ']'
+             ELSE 'CAST($3[' || n || '] AS ' || typ || ')' END
         || ')';
     END IF;
   ELSE
