@@ -306,8 +306,8 @@ ${ladderTable(steps)}
   Instructions are not time: they leave out cache misses and what ten busy backends on two cores
   cost each other (docs/performance.md "Concurrency"), so pgbench's ceiling ratio on
   [benchmarks](benchmarks.md) is lower where a request runs more distinct statements. What they
-  give is a figure that repeats on a busy machine, to weigh a change to
-  the generated SQL in one run.
+  give is a figure that repeats on a busy machine, to weigh a change to the generated SQL in one
+  run.
 `;
 }
 
