@@ -3,6 +3,9 @@
 // Route GET /api/v1/member/paged of features.schema.json: members 1-4 (member 5 fails the route's
 // own where, score >= 0).
 
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import t from "tap";
 import { exact, FEATURES_SCHEMA, FEATURES_SEED, routeDatabase } from "./helpers.ts";
 
@@ -348,4 +351,38 @@ t.test("paged", async (t) => {
       'A0400: column "members" is not available for filtering',
     );
   });
+});
+
+// The page carries only the columns its object reads (kinds/pagedText.ts rawRows): raw SQL that
+// names them in each way Postgres allows still finds them, masks applied.
+t.test("raw selectors read the page's columns however they name them", async (t) => {
+  const schema = JSON.parse(fs.readFileSync(FEATURES_SCHEMA, "utf8"));
+  const paged = schema.endpoints[0].routes.find((r: { path: string }) => r.path === "/member/paged");
+  schema.endpoints[0].routes.push({
+    ...paged,
+    name: "paged raw names",
+    path: "/member/paged-raw",
+    response: [
+      { name: "id", selector: "member.id" },
+      { name: "codeScore", selector: `("code" || ':' || score)`, type: "string" },
+      { name: "teamBudget", selector: `("budget" * 2)`, type: "number" },
+      { name: "teamRow", selector: `(to_jsonb("t") ->> 'name')`, type: "string" },
+      { name: "spaced", selector: `("member" . "note")`, type: "string" },
+    ],
+  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-paged-raw-"));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, "raw.schema.json");
+  fs.writeFileSync(file, JSON.stringify(schema));
+  const db = await routeDatabase(t, { schemaFile: file, seed: FEATURES_SEED });
+  const route = "GET /api/v1/member/paged-raw";
+  exact(t, await db.body(route, { perPage: 2 }, admin), {
+    data: [
+      { id: 1, codeScore: "AAA:10", teamBudget: 2001, teamRow: "Red", spaced: null },
+      { id: 2, codeScore: "B%B:20", teamBudget: 2001, teamRow: "Red", spaced: "likes 100%" },
+    ],
+    total: 4,
+  });
+  const asMember = (await db.body(route, { perPage: 1 }, member)) as Page;
+  t.equal(asMember.data[0]?.teamBudget, null, "a masked column stays masked when raw SQL names it bare");
 });

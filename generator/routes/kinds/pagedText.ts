@@ -5,6 +5,7 @@
 import { DEFAULT_PER_PAGE } from "../../model/paging.ts";
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { nl } from "../layout.ts";
+import { columnsRead } from "../rawSql.ts";
 import { type CompiledQuery, countedRaws, selectSql } from "../select.ts";
 import { keysFirstQuery, type PageKey } from "./pagedKeys.ts";
 
@@ -39,26 +40,44 @@ export function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefi
 }
 
 /**
- * A page chosen over raw rows: each readable column of each source in the page's select list
- * (`"user"."id" AS _api_w0_0`), and the laterals that give each source's name back its columns
- * over the page (`_api_p`). Column by column, not the source's whole row (`"user" AS _api_w0`):
- * Postgres drops the page's columns that nothing above reads, and with them their masks, where a
- * whole row is built in full for every row before the LIMIT and taken apart again above it (about
- * a quarter of what the example's first project page cost beyond the hand-written statement,
- * docs/performance.md).
+ * A page chosen over raw rows: the columns of each source that the object may read
+ * (rawSql.ts `columnsRead`) in the page's select list (`"user"."id" AS _api_w0_0`), and the
+ * laterals that give each source's name back those columns over the page (`_api_p`). Only those:
+ * Postgres replaces the page's columns that nothing above reads with nulls, but every column
+ * still costs each execution its place in the plan's tuple descriptors and projections (the
+ * example's first project page: 72k of 2,135k instructions with all 31, docs/performance.md).
+ * Column by column, not the source's whole row (`"user" AS _api_w0`), which is built in full for
+ * every row before the LIMIT and taken apart again above it.
  */
 function rawRows(q: CompiledQuery, inner: string): { select: Sql; columns: Sql } {
+  const names = q.scope.sources.map((s) => s.name);
+  const read = columnsRead(q.object.toString(), names);
+  const reads = (source: string, column: string) =>
+    read.all.has(source) ||
+    read.qualified.get(source)?.has(column) === true ||
+    read.bare.has(column) ||
+    read.bare.has(column.toLowerCase());
   const sources = q.scope.sources.map((s, i) => ({
     name: ident(s.name),
-    // The source's own columns: those sourceSql reads the table through.
+    // The source's own columns (those sourceSql reads the table through) that the object reads.
     columns: q.scope.model
       .table(s.table.name)
-      .readable.map((c, j) => ({ name: ident(c.name), alias: trusted(`_api_w${i}_${j}`) })),
+      .readable.map((c, j) => ({
+        name: ident(c.name),
+        alias: trusted(`_api_w${i}_${j}`),
+        read: reads(s.name, c.name),
+      }))
+      .filter((c) => c.read),
   }));
+  const carried = sources.filter((s) => s.columns.length > 0);
   return {
-    select: join(sources.flatMap((s) => s.columns.map((c) => sql`${s.name}.${c.name} AS ${c.alias}`))),
+    // A select list needs one column: an object that reads none still has one row per page row.
+    select:
+      carried.length > 0
+        ? join(carried.flatMap((s) => s.columns.map((c) => sql`${s.name}.${c.name} AS ${c.alias}`)))
+        : sql`NULL AS _api_none`,
     columns: join(
-      sources.map(
+      carried.map(
         (s) =>
           sql`${nl(inner)}CROSS JOIN LATERAL (SELECT ${join(s.columns.map((c) => sql`_api_p.${c.alias} AS ${c.name}`))}) AS ${s.name}`,
       ),

@@ -61,15 +61,15 @@ BEGIN
               'companyName', "c"."name",
               'emailDomain', (split_part("user"."email", '@', 2))
             )) FROM (
-          SELECT "user"."id" AS _api_w0_0, "user"."companyId" AS _api_w0_1, "user"."email" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."id" AS _api_w1_0, "c"."name" AS _api_w1_1, "c"."billingEmail" AS _api_w1_2
+          SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
           FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
           LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE "user"."companyId" = ($2->>'companyId')::bigint
           ORDER BY "user"."email" ASC, "user"."id" ASC
           LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
         ) AS _api_p
-        CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "companyId", _api_p._api_w0_2 AS "email", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastLoginOn", _api_p._api_w0_5 AS "settings") AS "user"
-        CROSS JOIN LATERAL (SELECT _api_p._api_w1_0 AS "id", _api_p._api_w1_1 AS "name", _api_p._api_w1_2 AS "billingEmail") AS "c"), '[]'::json),
+        CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_2 AS "email", _api_p._api_w0_4 AS "lastLoginOn", _api_p._api_w0_5 AS "settings") AS "user"
+        CROSS JOIN LATERAL (SELECT _api_p._api_w1_1 AS "name") AS "c"), '[]'::json),
         'total', (SELECT count(*) FROM (
           SELECT 1, (split_part("user"."email", '@', 2))
           FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
@@ -91,15 +91,15 @@ BEGIN
               'emailDomain', (split_part("user"."email", '@', 2))
             )
           ]::json[])) FROM (
-        SELECT "user"."id" AS _api_w0_0, "user"."companyId" AS _api_w0_1, "user"."email" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."id" AS _api_w1_0, "c"."name" AS _api_w1_1, "c"."billingEmail" AS _api_w1_2
+        SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
         WHERE "user"."companyId" = ($2->>'companyId')::bigint
         ORDER BY "user"."email" ASC, "user"."id" ASC
         LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
       ) AS _api_p
-      CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "companyId", _api_p._api_w0_2 AS "email", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastLoginOn", _api_p._api_w0_5 AS "settings") AS "user"
-      CROSS JOIN LATERAL (SELECT _api_p._api_w1_0 AS "id", _api_p._api_w1_1 AS "name", _api_p._api_w1_2 AS "billingEmail") AS "c"), '[]'::json),
+      CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_2 AS "email", _api_p._api_w0_4 AS "lastLoginOn", _api_p._api_w0_5 AS "settings") AS "user"
+      CROSS JOIN LATERAL (SELECT _api_p._api_w1_1 AS "name") AS "c"), '[]'::json),
       'total', (SELECT count(*) FROM (
         SELECT 1, (split_part("user"."email", '@', 2))
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
@@ -247,7 +247,7 @@ BEGIN
         ) AS _api_c)' ELSE '$5' END
       || _api_extra || ')
         FROM (
-          SELECT "user"."id" AS _api_w0_0, "user"."companyId" AS _api_w0_1, "user"."email" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."id" AS _api_w1_0, "c"."name" AS _api_w1_1, "c"."billingEmail" AS _api_w1_2, '
+          SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1, '
       || _api_keys || ' AS _api_k
           FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
@@ -257,8 +257,8 @@ BEGIN
       || _api_order || '
           LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
         ) AS _api_p
-        CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "companyId", _api_p._api_w0_2 AS "email", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastLoginOn", _api_p._api_w0_5 AS "settings") AS "user"
-        CROSS JOIN LATERAL (SELECT _api_p._api_w1_0 AS "id", _api_p._api_w1_1 AS "name", _api_p._api_w1_2 AS "billingEmail") AS "c"';
+        CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_2 AS "email", _api_p._api_w0_4 AS "lastLoginOn", _api_p._api_w0_5 AS "settings") AS "user"
+        CROSS JOIN LATERAL (SELECT _api_p._api_w1_1 AS "name") AS "c"';
     RETURN api.execute_cached(_api_query, $1, $2, _api_values, _api_cursor, _api_total, _api_count, false);
   END IF;
   _api_query := 'SELECT json_build_object(
@@ -286,7 +286,7 @@ BEGIN
               )
             ]::json[])
           END) FROM (
-        SELECT "user"."id" AS _api_w0_0, "user"."companyId" AS _api_w0_1, "user"."email" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."id" AS _api_w1_0, "c"."name" AS _api_w1_1, "c"."billingEmail" AS _api_w1_2
+        SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
         WHERE '
@@ -295,8 +295,8 @@ BEGIN
     || _api_order || '
         LIMIT COALESCE(($1->>''perPage'')::bigint, 10) OFFSET (COALESCE(($1->>''page'')::bigint, 1) - 1) * COALESCE(($1->>''perPage'')::bigint, 10)
       ) AS _api_p
-      CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "companyId", _api_p._api_w0_2 AS "email", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastLoginOn", _api_p._api_w0_5 AS "settings") AS "user"
-      CROSS JOIN LATERAL (SELECT _api_p._api_w1_0 AS "id", _api_p._api_w1_1 AS "name", _api_p._api_w1_2 AS "billingEmail") AS "c"), ''[]''::json),
+      CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_2 AS "email", _api_p._api_w0_4 AS "lastLoginOn", _api_p._api_w0_5 AS "settings") AS "user"
+      CROSS JOIN LATERAL (SELECT _api_p._api_w1_1 AS "name") AS "c"), ''[]''::json),
       ''total'', (SELECT count(*) FROM (
         SELECT 1, (split_part("user"."email", ''@'', 2))
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
