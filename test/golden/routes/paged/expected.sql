@@ -40,17 +40,7 @@ BEGIN
   IF COALESCE(($1->>'page')::bigint, 1) < 1 OR COALESCE(($1->>'perPage')::bigint, 10) < 1 THEN
     RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'page and perPage must be at least 1';
   END IF;
-  _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
-  IF _api_sort_order NOT IN ('ASC', 'DESC', 'NONE', 'RAND') THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'sortOrder must be one of ASC, DESC, NONE, RAND';
-  END IF;
-  _api_sort_by := NULLIF($1->>'sortBy', '');
-  _api_filter := NULLIF($1->'filter', 'null'::jsonb);
-  _api_count := COALESCE($1->>'$count', 'exact');
-  IF _api_count NOT IN ('exact', 'planned', 'estimated') THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'count must be one of exact, planned, estimated';
-  END IF;
-  IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
+  IF NOT $1 ?| ARRAY['sortBy', 'filter', '$count', 'after'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC' THEN
     IF COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false) THEN
       RETURN (SELECT json_build_object(
         'data', COALESCE((SELECT json_agg(json_build_object(
@@ -105,6 +95,16 @@ BEGIN
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         WHERE "user"."companyId" = ($2->>'companyId')::bigint
       ) AS _api_c)));
+  END IF;
+  _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
+  IF _api_sort_order NOT IN ('ASC', 'DESC', 'NONE', 'RAND') THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'sortOrder must be one of ASC, DESC, NONE, RAND';
+  END IF;
+  _api_sort_by := NULLIF($1->>'sortBy', '');
+  _api_filter := NULLIF($1->'filter', 'null'::jsonb);
+  _api_count := COALESCE($1->>'$count', 'exact');
+  IF _api_count NOT IN ('exact', 'planned', 'estimated') THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'count must be one of exact, planned, estimated';
   END IF;
   _api_columns := '{"user.id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"user.email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"user.lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.settings":{"sql":"\"user\".\"settings\"","type":"jsonb","filter":true,"sort":true,"json":true},"c.name":{"sql":"\"c\".\"name\"","type":"text","filter":true,"sort":true,"json":false},"company.name":{"sql":"\"c\".\"name\"","type":"text","filter":true,"sort":true,"json":false},"id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"settings":{"sql":"\"user\".\"settings\"","type":"jsonb","filter":true,"sort":true,"json":true},"companyName":{"sql":"\"c\".\"name\"","type":"text","filter":true,"sort":true,"json":false},"emailDomain":{"sql":"(split_part(\"user\".\"email\", ''@'', 2))","type":null,"filter":false,"sort":true,"json":false}}'::jsonb;
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false) THEN

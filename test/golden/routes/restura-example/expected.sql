@@ -359,17 +359,7 @@ BEGIN
   IF COALESCE(($1->>'page')::bigint, 1) < 1 OR COALESCE(($1->>'perPage')::bigint, 10) < 1 THEN
     RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'page and perPage must be at least 1';
   END IF;
-  _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
-  IF _api_sort_order NOT IN ('ASC', 'DESC', 'NONE', 'RAND') THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'sortOrder must be one of ASC, DESC, NONE, RAND';
-  END IF;
-  _api_sort_by := NULLIF($1->>'sortBy', '');
-  _api_filter := NULLIF($1->'filter', 'null'::jsonb);
-  _api_count := COALESCE($1->>'$count', 'exact');
-  IF _api_count NOT IN ('exact', 'planned', 'estimated') THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'count must be one of exact, planned, estimated';
-  END IF;
-  IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
+  IF NOT $1 ?| ARRAY['sortBy', 'filter', '$count', 'after'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC' THEN
     IF (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10) >= 100 THEN
       RETURN (SELECT json_build_object(
         'data', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
@@ -410,6 +400,16 @@ BEGIN
         SELECT 1
         FROM "public"."user" AS "user"
       ) AS _api_c)));
+  END IF;
+  _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
+  IF _api_sort_order NOT IN ('ASC', 'DESC', 'NONE', 'RAND') THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'sortOrder must be one of ASC, DESC, NONE, RAND';
+  END IF;
+  _api_sort_by := NULLIF($1->>'sortBy', '');
+  _api_filter := NULLIF($1->'filter', 'null'::jsonb);
+  _api_count := COALESCE($1->>'$count', 'exact');
+  IF _api_count NOT IN ('exact', 'planned', 'estimated') THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'count must be one of exact, planned, estimated';
   END IF;
   IF _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'DESC' AND _api_count = 'exact' AND NOT $1 ? 'after' THEN
     RETURN (SELECT json_build_object(
