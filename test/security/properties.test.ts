@@ -318,13 +318,13 @@ function requestOf(a: Attack) {
       break;
     case "multipart": {
       const boundary = "----property-test-boundary";
-      payload =
-        a.body.parts
-          .map(
-            (p) =>
-              `--${boundary}\r\ncontent-disposition: form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename.replace(/["\r\n]/g, "")}"` : ""}\r\n\r\n${p.value}\r\n`,
-          )
-          .join("") + `--${boundary}--\r\n`;
+      const parts = a.body.parts
+        .map(
+          (p) =>
+            `--${boundary}\r\ncontent-disposition: form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename.replace(/["\r\n]/g, "")}"` : ""}\r\n\r\n${p.value}\r\n`,
+        )
+        .join("");
+      payload = `${parts}--${boundary}--\r\n`;
       headers["content-type"] = `multipart/form-data; boundary=${boundary}`;
       break;
     }
