@@ -22,16 +22,16 @@ export function findPgbench(): string | undefined {
   return undefined;
 }
 
-/**
- * A statement with its `$n` placeholders as pgbench variables (`:v1`, ...) and their values, for
- * pgbenchTps: in prepared mode pgbench binds them as parameters, as both servers do, so Postgres
- * parses each value on every call (a literal is parsed once, when the statement is planned).
- */
 /** A bench value as text, as the servers bind it: a string as it is, anything else as JSON. */
 export function boundText(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
+/**
+ * A statement with its `$n` placeholders as pgbench variables (`:v1`, ...) and their values, for
+ * pgbenchTps: in prepared mode pgbench binds them as parameters, as both servers do, so Postgres
+ * parses each value on every call (a literal is parsed once, when the statement is planned).
+ */
 export function boundValues(sql: string, values: unknown[]): { sql: string; vars: Record<string, string> } {
   const vars: Record<string, string> = {};
   values.forEach((value, i) => {
