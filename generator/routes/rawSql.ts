@@ -97,17 +97,17 @@ export function mayName(text: string, name: string): boolean {
 }
 
 /**
- * The columns `text` (SQL the generator wrote around raw SQL, raw SQL included) may read of the
- * sources named in `sources`, erring towards more: for each source, the columns named after it
- * (`"user"."id"`, `user . id`) and every column named without a qualifier anywhere (`"id"`, `id`:
- * raw SQL may name a column unqualified when one source has it); every column (`all`) of a source
- * named any other way (a whole row, `"user".*`, or a table in a raw subquery's FROM). A column
- * qualified by anything else (an alias inside raw SQL) is not one of theirs.
+ * Whether `text` (SQL the generator wrote around raw SQL, raw SQL included) may read `column` of
+ * `source`, one of the sources named in `sources`, erring towards yes: a column named after its
+ * source (`"user"."id"`, `user . id`); any column named without a qualifier anywhere (`"id"`, `id`:
+ * raw SQL may name a column unqualified when one source has it); every column of a source named
+ * any other way (a whole row, `"user".*`, or a table in a raw subquery's FROM). A column qualified
+ * by anything else (an alias inside raw SQL) is not one of theirs.
  */
 export function columnsRead(
   text: string,
   sources: readonly string[],
-): { all: Set<string>; qualified: Map<string, Set<string>>; bare: Set<string> } {
+): (source: string, column: string) => boolean {
   const tokens = tokenize(text).filter((t) => t.kind !== "space");
   const nameOf = (t: Token | undefined): string | undefined =>
     t?.kind === "ident" ? t.name : t?.kind === "other" && /^[A-Za-z_]\w*$/.test(t.text) ? t.text : undefined;
@@ -120,7 +120,7 @@ export function columnsRead(
       : sources.find((s) => s.toLowerCase() === name.toLowerCase());
   };
   const all = new Set<string>();
-  const qualified = new Map<string, Set<string>>();
+  const qualified = new Set<string>();
   const bare = new Set<string>();
   tokens.forEach((token, i) => {
     const name = nameOf(token);
@@ -128,16 +128,14 @@ export function columnsRead(
     const before = tokens[i - 1]?.kind === "dot" ? tokens[i - 2] : undefined;
     const after = tokens[i + 1]?.kind === "dot" ? tokens[i + 2] : undefined;
     const owner = before ? source(before) : undefined;
-    if (owner) {
-      const columns = qualified.get(owner) ?? new Set<string>();
-      columns.add(name);
-      qualified.set(owner, columns);
-    } else if (!before) {
-      bare.add(token.kind === "ident" ? name : name.toLowerCase());
+    if (owner) qualified.add(JSON.stringify([owner, name]));
+    else if (!before) {
+      bare.add(name.toLowerCase());
       const named = source(token);
       // A qualifier for a column (`"user"."id"`) is counted above, with its column.
       if (named && nameOf(after) === undefined) all.add(named);
     }
   });
-  return { all, qualified, bare };
+  return (s, column) =>
+    all.has(s) || qualified.has(JSON.stringify([s, column])) || bare.has(column.toLowerCase());
 }

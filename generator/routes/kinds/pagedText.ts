@@ -50,24 +50,17 @@ export function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefi
  * every row before the LIMIT and taken apart again above it.
  */
 function rawRows(q: CompiledQuery, inner: string): { select: Sql; columns: Sql } {
-  const names = q.scope.sources.map((s) => s.name);
-  const read = columnsRead(q.object.toString(), names);
-  const reads = (source: string, column: string) =>
-    read.all.has(source) ||
-    read.qualified.get(source)?.has(column) === true ||
-    read.bare.has(column) ||
-    read.bare.has(column.toLowerCase());
+  const reads = columnsRead(
+    q.object.toString(),
+    q.scope.sources.map((s) => s.name),
+  );
   const sources = q.scope.sources.map((s, i) => ({
     name: ident(s.name),
     // The source's own columns (those sourceSql reads the table through) that the object reads.
     columns: q.scope.model
       .table(s.table.name)
-      .readable.map((c, j) => ({
-        name: ident(c.name),
-        alias: trusted(`_api_w${i}_${j}`),
-        read: reads(s.name, c.name),
-      }))
-      .filter((c) => c.read),
+      .readable.map((c, j) => ({ column: c.name, name: ident(c.name), alias: trusted(`_api_w${i}_${j}`) }))
+      .filter((c) => reads(s.name, c.column)),
   }));
   const carried = sources.filter((s) => s.columns.length > 0);
   return {
