@@ -80,6 +80,8 @@ export interface CompiledQuery {
    */
   countFrom: Sql;
   plainCountFrom: Sql;
+  /** The joins one by one, each table behind its mask, with its ON condition (write.ts folds them). */
+  joins: { alias: string; type: JoinType; source: Sql; on: Sql }[];
   /**
    * The where, join or order conditions (the schema's orderBy) read a column with rules, a private
    * one, or raw SQL.
@@ -116,14 +118,18 @@ export function compileQuery(
   checks.useTable(base.table);
   const from: Sql[] = [sourceSql(model.table(spec.table), spec.table)];
   const plainFrom: Sql[] = [sql`${tableRef(spec.table)} AS ${ident(spec.table)}`];
-  const joinPieces: { alias: string; masked: Sql; plain: Sql }[] = [];
+  const joinPieces: { alias: string; type: JoinType; source: Sql; on: Sql; masked: Sql; plain: Sql }[] = [];
   for (const j of spec.joins) {
     const source = scope.add(j.alias, j.table);
     checks.useTable(source.table);
     const on = joinOn(j, scope);
+    const masked = sourceSql(model.table(j.table), j.alias);
     joinPieces.push({
       alias: j.alias,
-      masked: sql`${nl(indent)}${JOIN_SQL[j.type]} ${sourceSql(model.table(j.table), j.alias)} ON ${on}`,
+      type: j.type,
+      source: masked,
+      on,
+      masked: sql`${nl(indent)}${JOIN_SQL[j.type]} ${masked} ON ${on}`,
       plain: sql`${nl(indent)}${JOIN_SQL[j.type]} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`,
     });
   }
@@ -172,6 +178,7 @@ export function compileQuery(
     plainFrom: join([...plainFrom, ...joinPieces.map((p) => p.plain)], ""),
     countFrom: join([...from, ...counted.map((p) => p.masked)], ""),
     plainCountFrom: join([...plainFrom, ...counted.map((p) => p.plain)], ""),
+    joins: joinPieces.map(({ alias, type, source, on }) => ({ alias, type, source, on })),
     readsMaskedColumns: readsMaskedColumns(spec, scope),
     ...(where ? { where } : {}),
     ...(groupBy ? { groupBy } : {}),

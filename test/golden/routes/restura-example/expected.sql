@@ -813,7 +813,6 @@ AS $fn$
 DECLARE
   "_api_ctx_set" text[];
   _api_row json;
-  _api_k0 bigint;
 BEGIN
   "_api_ctx_set" := ARRAY[pg_catalog.set_config('api.ctx', COALESCE(ctx::text, ''), true),
     pg_catalog.set_config('api.ctx.role', COALESCE(ctx OPERATOR(pg_catalog.->>) 'role', ''), true),
@@ -823,32 +822,23 @@ BEGIN
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
-  SELECT "user"."id" INTO _api_k0
-  FROM "public"."user" AS "user"
-  WHERE "user"."id" = ($2->>'userId')::bigint
-  FOR UPDATE OF "user";
-  IF NOT FOUND THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
-  END IF;
   UPDATE "public"."user" AS "user"
   SET "firstName" = CASE WHEN $1 ? 'firstName' THEN ($1->>'firstName') ELSE "user"."firstName" END,
       "lastName" = CASE WHEN $1 ? 'lastName' THEN ($1->>'lastName') ELSE "user"."lastName" END,
       "email" = CASE WHEN $1 ? 'email' THEN ($1->>'email') ELSE "user"."email" END,
       "phone" = CASE WHEN $1 ? 'phone' THEN ($1->>'phone') ELSE "user"."phone" END,
       "password" = CASE WHEN $1 ? 'password' THEN ($1->>'password') ELSE "user"."password" END
-  WHERE "user"."id" = _api_k0;
-  SELECT _api_r.j INTO _api_row FROM (
-    SELECT json_build_object(
+  WHERE ("user"."id" = ($2->>'userId')::bigint)
+  RETURNING json_build_object(
         'id', "user"."id",
         'firstName', "user"."firstName",
         'lastName', "user"."lastName",
         'email', "user"."email",
         'phone', "user"."phone"
-      ) AS j
-    FROM "public"."user" AS "user"
-    WHERE "user"."id" = _api_k0
-    LIMIT 1
-  ) AS _api_r;
+      ) INTO _api_row;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0404', MESSAGE = 'No user matches the request';
+  END IF;
   RETURN json_build_object('data', _api_row);
 END
 $fn$;

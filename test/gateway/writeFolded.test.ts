@@ -1,0 +1,203 @@
+// A PATCH or PUT that can match one row only, on a table without column masks, with INNER joins
+// and an answer of plain columns, selects, writes and answers in one statement:
+// `UPDATE ... FROM <joins> WHERE ... RETURNING <answer>` (generator/routes/kinds/write.ts
+// foldsIntoUpdate). Every other write locks the row first and reads it back after. The one
+// statement must answer as the three did: a row hidden by its own policy or by a joined row's is
+// 404, a write that would take the row out of the caller's policies is refused, and nothing
+// changes in either case.
+
+import t from "tap";
+import { column, id, scratchApp, standardRoute, table } from "../harness/app.ts";
+import { testGatewayForApp } from "../harness/gateway.ts";
+
+const param = (name: string, type: string, required = false) => ({
+  name,
+  required,
+  validator: [{ type: "TYPE_CHECK", value: type }],
+});
+
+const itemRoute = (path: string, joinType: "INNER" | "LEFT") => ({
+  ...standardRoute("PATCH", path, "item", ["id", "name", "status"], {
+    request: [param("id", "number", true), param("name", "string"), param("status", "string")],
+    joins: [
+      { alias: "team", table: "team", type: joinType, localColumnName: "teamId", foreignColumnName: "id" },
+    ],
+    where: [{ tableName: "item", columnName: "id", operator: "=", value: "$id" }],
+  }),
+  response: [
+    { name: "id", selector: "item.id" },
+    { name: "name", selector: "item.name" },
+    { name: "status", selector: "item.status" },
+    { name: "teamName", selector: "team.name" },
+  ],
+});
+
+const schema = {
+  database: [
+    table("team", [id(), column("name", "VARCHAR", { length: 20 }), column("open", "BOOLEAN")], {
+      policies: [{ name: "open", where: [{ columnName: "open", operator: "IS", value: "TRUE" }] }],
+    }),
+    table("note", [id(), column("body", "TEXT"), column("secret", "TEXT", { roles: ["admin"] })]),
+    table(
+      "item",
+      [
+        id(),
+        column("teamId", "BIGINT"),
+        column("name", "VARCHAR", { length: 20 }),
+        column("status", "VARCHAR", { length: 10 }),
+      ],
+      {
+        foreignKeys: [
+          {
+            name: "item_team_fk",
+            column: "teamId",
+            refTable: "team",
+            refColumn: "id",
+            onDelete: "RESTRICT",
+            onUpdate: "NO ACTION",
+          },
+        ],
+        policies: [{ name: "live", where: [{ columnName: "status", operator: "=", value: "'live'" }] }],
+      },
+    ),
+  ],
+  endpoints: [
+    {
+      name: "V1",
+      description: "",
+      baseUrl: "/api/v1",
+      routes: [
+        itemRoute("/item/:id", "INNER"),
+        itemRoute("/item/left/:id", "LEFT"),
+        // Raw SQL in the answer reading the table written: it must see the row as written.
+        {
+          ...itemRoute("/item/names/:id", "INNER"),
+          response: [
+            { name: "id", selector: "item.id" },
+            {
+              name: "teamNames",
+              selector: `(SELECT string_agg("i"."name", ',' ORDER BY "i"."id") FROM "item" AS "i" WHERE "i"."teamId" = "item"."teamId")`,
+            },
+          ],
+        },
+        // A write of the column the join reads: the answer names the new joined row.
+        {
+          ...itemRoute("/item/move/:id", "INNER"),
+          request: [param("id", "number", true), param("teamId", "number")],
+        },
+        // A column only admins see, on the table written: masked where the where reads it.
+        standardRoute("PATCH", "/note/:id", "note", ["id", "body", "secret"], {
+          request: [param("id", "number", true), param("body", "string"), param("guess", "string")],
+          where: [
+            { tableName: "note", columnName: "id", operator: "=", value: "$id" },
+            { tableName: "note", columnName: "secret", operator: "=", value: "$guess", conjunction: "AND" },
+          ],
+        }),
+      ],
+    },
+  ],
+  customTypes: [],
+  globalParams: [],
+  roles: ["admin", "member"],
+  scopes: [],
+};
+
+t.test("a PATCH in one UPDATE answers as lock, UPDATE and read-back did", async (t) => {
+  const app = scratchApp(t, schema);
+  const gw = await testGatewayForApp(
+    t,
+    app.dir,
+    `INSERT INTO "team" ("id", "name", "open") VALUES (1, 'one', true), (2, 'closed', false), (3, 'three', true);
+     INSERT INTO "item" ("id", "teamId", "name", "status")
+       VALUES (1, 1, 'a', 'live'), (2, 2, 'b', 'live'), (3, 1, 'c', 'gone');
+     INSERT INTO "note" ("id", "body", "secret") VALUES (1, 'hello', 's3cret');`,
+  );
+  const member = { role: "member", scopes: [] };
+  const patch = async (url: string, payload: Record<string, unknown>) => {
+    const res = await gw.request({ method: "PATCH", url, as: member, payload });
+    return { status: res.statusCode, body: JSON.parse(res.body) };
+  };
+  const items = async () =>
+    (await gw.su.query(`SELECT id, name, status FROM item ORDER BY id`)).rows as unknown[];
+  const definition = async (route: string) =>
+    (await gw.su.query(`SELECT pg_get_functiondef(format('api.%I', $1::text)::regproc) AS d`, [route]))
+      .rows[0].d as string;
+
+  t.test("the INNER-joined route is the one statement, the LEFT-joined one locks first", async (t) => {
+    const inner = await definition("PATCH /api/v1/item/:id");
+    t.notMatch(inner, /FOR UPDATE/);
+    t.match(inner, /RETURNING json_build_object/);
+    t.match(await definition("PATCH /api/v1/item/left/:id"), /FOR UPDATE OF "item"/);
+  });
+
+  t.test("only a route the one statement answers the same is folded", async (t) => {
+    for (const route of [
+      "PATCH /api/v1/item/names/:id",
+      "PATCH /api/v1/item/move/:id",
+      "PATCH /api/v1/note/:id",
+    ]) {
+      t.match(await definition(route), /FOR UPDATE/, route);
+    }
+  });
+
+  t.test("raw SQL in the answer reads the table as written", async (t) => {
+    const res = await patch("/api/v1/item/names/1", { name: "first" });
+    t.equal(res.status, 200);
+    t.same(res.body, { data: { id: 1, teamNames: "first" } });
+  });
+
+  t.test("a row moved to another joined row answers with the new one", async (t) => {
+    const res = await patch("/api/v1/item/move/1", { teamId: 3 });
+    t.same(res.body, { data: { id: 1, name: "first", status: "live", teamName: "three" } });
+    t.equal((await patch("/api/v1/item/move/1", { teamId: 1 })).body.data.teamName, "one");
+  });
+
+  t.test("a column the caller may not see is NULL to the where: no row, nothing written", async (t) => {
+    const res = await patch("/api/v1/note/1", { body: "hi", guess: "s3cret" });
+    t.equal(res.status, 404);
+    t.same((await gw.su.query(`SELECT body FROM note`)).rows, [{ body: "hello" }]);
+    const admin = await gw.request({
+      method: "PATCH",
+      url: "/api/v1/note/1",
+      as: { role: "admin", scopes: [] },
+      payload: { body: "hi", guess: "s3cret" },
+    });
+    t.same(JSON.parse(admin.body), { data: { id: 1, body: "hi", secret: "s3cret" } });
+  });
+
+  t.test("a visible row: written, and the answer is the row as written with its join", async (t) => {
+    const res = await patch("/api/v1/item/1", { name: "renamed" });
+    t.equal(res.status, 200);
+    t.same(res.body, { data: { id: 1, name: "renamed", status: "live", teamName: "one" } });
+    t.same((await items())[0], { id: "1", name: "renamed", status: "live" });
+  });
+
+  t.test("a row whose joined row a policy hides: 404, nothing written", async (t) => {
+    const before = await items();
+    const res = await patch("/api/v1/item/2", { name: "x" });
+    t.equal(res.status, 404);
+    t.equal(res.body.error.message, "No item matches the request");
+    t.same(await items(), before);
+    // The LEFT join keeps the row without its team, as before.
+    const left = await patch("/api/v1/item/left/2", { name: "b2" });
+    t.equal(left.status, 200);
+    t.same(left.body, { data: { id: 2, name: "b2", status: "live", teamName: null } });
+  });
+
+  t.test("a row its own policy hides, or no row: 404, nothing written", async (t) => {
+    const before = await items();
+    t.equal((await patch("/api/v1/item/3", { name: "x" })).status, 404);
+    t.equal((await patch("/api/v1/item/99", { name: "x" })).status, 404);
+    t.same(await items(), before);
+  });
+
+  t.test(
+    "a write that would take the row out of the caller's policies: refused, nothing written",
+    async (t) => {
+      const before = await items();
+      const res = await patch("/api/v1/item/1", { status: "gone" });
+      t.equal(res.status, 403);
+      t.same(await items(), before);
+    },
+  );
+});
