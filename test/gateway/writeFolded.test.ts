@@ -85,6 +85,17 @@ const schema = {
           ...itemRoute("/item/move/:id", "INNER"),
           request: [param("id", "number", true), param("teamId", "number")],
         },
+        // A join to the table written: the joined row may be the row written.
+        {
+          ...itemRoute("/item/self/:id", "INNER"),
+          joins: [
+            { alias: "twin", table: "item", type: "INNER", localColumnName: "id", foreignColumnName: "id" },
+          ],
+          response: [
+            { name: "id", selector: "item.id" },
+            { name: "twinName", selector: "twin.name" },
+          ],
+        },
         // A column only admins see, on the table written: masked where the where reads it.
         standardRoute("PATCH", "/note/:id", "note", ["id", "body", "secret"], {
           request: [param("id", "number", true), param("body", "string"), param("guess", "string")],
@@ -134,6 +145,7 @@ t.test("a PATCH in one UPDATE answers as lock, UPDATE and read-back did", async 
     for (const route of [
       "PATCH /api/v1/item/names/:id",
       "PATCH /api/v1/item/move/:id",
+      "PATCH /api/v1/item/self/:id",
       "PATCH /api/v1/note/:id",
     ]) {
       t.match(await definition(route), /FOR UPDATE/, route);
@@ -150,6 +162,12 @@ t.test("a PATCH in one UPDATE answers as lock, UPDATE and read-back did", async 
     const res = await patch("/api/v1/item/move/1", { teamId: 3 });
     t.same(res.body, { data: { id: 1, name: "first", status: "live", teamName: "three" } });
     t.equal((await patch("/api/v1/item/move/1", { teamId: 1 })).body.data.teamName, "one");
+  });
+
+  t.test("a row joined to itself answers with its new values", async (t) => {
+    const res = await patch("/api/v1/item/self/1", { name: "twin" });
+    t.same(res.body, { data: { id: 1, twinName: "twin" } });
+    await patch("/api/v1/item/1", { name: "first" });
   });
 
   t.test("a column the caller may not see is NULL to the where: no row, nothing written", async (t) => {

@@ -18,7 +18,7 @@
 // silently erase data the client never mentioned. The rules are docs/schema.md "Write rules".
 
 import type { ParamWrite } from "../../model/writes.ts";
-import type { Assignment, Column, StandardRoute, Table } from "../../schema/types.ts";
+import type { Assignment, Column, Join, StandardRoute, Table } from "../../schema/types.ts";
 import { classifyValue } from "../../schema/values.ts";
 import { ident, join, literal, type Sql, sql, trusted } from "../../sql/sql.ts";
 import { buildTableModel } from "../../tables/model.ts";
@@ -265,8 +265,9 @@ export const update: Kind = (route, compile) => {
  * - the base table has no column masks: the UPDATE's target is the table itself, and what the
  *   where and the object read of it must be what the caller may see;
  * - every join is INNER: `FROM` joins that way (a LEFT join's missing row would drop the row);
- * - no join reads a column the UPDATE writes: `FROM` joins the row as it was, so the answer would
- *   name the old joined row (a task moved to another project answering with the old project);
+ * - no join reads the table written, or a column the UPDATE writes: `FROM` reads the tables as
+ *   they were, so a row joined to itself would answer with its old values, and a task moved to
+ *   another project with the old project;
  * - the object reads columns only: no subquery or raw SQL, which in RETURNING would see the
  *   tables as they were before the UPDATE, where the read-back sees them after.
  * Row security is the same: an UPDATE whose where reads the table applies the table's SELECT
@@ -281,11 +282,12 @@ function foldsIntoUpdate(
   written: ReadonlySet<string>,
 ): boolean {
   const base = q.scope.base.name;
+  const readsWritten = (j: Join) =>
+    j.table === route.table || ((j.localTableAlias ?? base) === base && written.has(j.localColumnName ?? ""));
   return (
     single &&
-    !needsMask(q.scope.model.table(q.scope.base.table.name)) &&
-    q.joins.every((j) => j.type === "INNER") &&
-    !route.joins.some((j) => (j.localTableAlias ?? base) === base && written.has(j.localColumnName ?? "")) &&
+    !needsMask(q.scope.model.table(route.table)) &&
+    route.joins.every((j) => j.type === "INNER" && !readsWritten(j)) &&
     q.properties.every((p) => p.kind === "column")
   );
 }
@@ -294,13 +296,8 @@ function foldsIntoUpdate(
 function updateAndAnswer(route: StandardRoute, q: CompiledQuery, target: Sql, indent: string): Sql[] {
   const inner = `${indent}  `;
   const lines: Sql[] = [target];
-  if (q.joins.length > 0)
-    lines.push(
-      sql`FROM ${join(
-        q.joins.map((j) => j.source),
-        `,${nl(`${indent}  `)}`,
-      )}`,
-    );
+  const sources = q.joins.map((j) => j.source);
+  if (sources.length > 0) lines.push(sql`FROM ${join(sources, `,${nl(inner)}`)}`);
   const conditions = [...q.joins.map((j) => j.on), ...(q.where ? [sql`(${q.where})`] : [])];
   if (conditions.length > 0) lines.push(sql`WHERE ${join(conditions, " AND ")}`);
   lines.push(sql`RETURNING ${q.object} INTO _api_row;`);
