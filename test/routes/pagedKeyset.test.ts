@@ -7,9 +7,11 @@
 // Schemas: nulls.schema.json (ranks 2, NULL, 1, NULL, 2, 3 for ids 1-6) and features.schema.json.
 
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import t from "tap";
-import { FEATURES_SCHEMA, FEATURES_SEED, routeDatabase } from "./helpers.ts";
+import { column, id, standardRoute, table } from "../harness/app.ts";
+import { FEATURES_SCHEMA, FEATURES_SEED, RESTURA_FIXTURE, RESTURA_SEED, routeDatabase } from "./helpers.ts";
 
 const NULLS_SCHEMA = path.join(import.meta.dirname, "nulls.schema.json");
 const NULLS_SEED = fs.readFileSync(path.join(import.meta.dirname, "nulls.seed.sql"), "utf8");
@@ -130,6 +132,115 @@ t.test("keyset pages equal offset pages", async (t) => {
       "A0400: after: this route cannot page by cursor (the route is grouped)",
     );
   });
+});
+
+// A route in its own order by primary key, seen by every caller, answers a cursor request in that
+// order from static statements before any other check (pagedKeyset.ts keysetFastPath); whatever
+// those do not fit goes on to the general path. Both must answer as one path would.
+t.test("the own order by primary key: cursor pages up front, refusals as before", async (t) => {
+  const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
+  const admin = { role: "admin", scopes: ["finance"], teamId: 1 };
+  const ROUTE = "GET /api/v1/member/paged";
+  const definition = (
+    await db.su.query(`SELECT pg_get_functiondef(format('api.%I', $1::text)::regproc) AS d`, [
+      "GET /api/v1/member/paged",
+    ])
+  ).rows[0].d as string;
+  t.match(definition, "_api_cursor := ARRAY[_api_after->'k'->>0]", "the route has the fast path");
+  const page = async (params: Record<string, unknown>) => (await db.body(ROUTE, params, admin)) as Page;
+  const all = (await page({ perPage: 100 })).data.map((r) => r.id);
+  t.ok(all.length >= 3);
+  const ids: number[] = [];
+  let after = "";
+  for (let n = 0; n < 10 && after !== null; n++) {
+    const body = await page({ perPage: 1, after });
+    t.equal(body.total, all.length);
+    ids.push(...body.data.map((r) => r.id));
+    after = body.next as string;
+    if (body.data.length < 1) break;
+  }
+  t.same(ids, all, "cursor pages give the offset pages' rows");
+  const first = await page({ perPage: 1, after: "" });
+  t.same(
+    await page({ perPage: 1, after: first.next, sortBy: "" }),
+    await page({ perPage: 1, after: first.next }),
+    "an explicit empty sortBy answers the same",
+  );
+  const error = (params: Record<string, unknown>) => db.error(ROUTE, params, admin);
+  const mismatch = "A0400: after is not a cursor of this route for this sortBy and sortOrder";
+  const forged = (keys: unknown[], s = "", o = "ASC") =>
+    Buffer.from(JSON.stringify({ s, o, k: keys })).toString("base64url");
+  t.equal(await error({ after: first.next, page: 2 }), "A0400: after cannot be combined with page");
+  t.equal(await error({ after: forged([1], "", "DESC") }), mismatch, "a cursor of another sortOrder");
+  t.equal(await error({ after: forged([1], "name") }), mismatch, "a cursor of another sortBy");
+  t.equal(await error({ after: forged([1, 2]) }), mismatch, "too many keys");
+  t.equal(await error({ after: "not base64 at all!" }), mismatch, "not a cursor");
+  t.match(await db.call(ROUTE, { after: forged(["1) OR true; --"]) }, admin), { ok: false, code: "A0400" });
+  t.equal(await error({ after: "", $count: "all" }), "A0400: count must be one of exact, planned, estimated");
+
+  // A planned total from pg_class: the Restura fixture's users, a whole table.
+  const restura = await routeDatabase(t, {
+    schemaFile: RESTURA_FIXTURE,
+    template: "tpl_restura",
+    seed: RESTURA_SEED,
+  });
+  const user = { role: "user", scopes: ["read:user"], userId: 1, companyId: 1 };
+  const USERS = "GET /api/v1/user/paged";
+  await restura.su.query('ANALYZE "user"');
+  const exactFirst = (await restura.body(USERS, { perPage: 1, after: "" }, user)) as Page;
+  const planned = (await restura.body(
+    USERS,
+    { perPage: 1, after: exactFirst.next, $count: "planned" },
+    user,
+  )) as Page;
+  const offset = (await restura.body(USERS, { perPage: 1, page: 2 }, user)) as Page;
+  t.same(planned.data, offset.data, "the page after the cursor");
+  t.equal(planned.totalMode, "planned");
+  t.equal(planned.total, offset.total, "the table's size as the planner knows it");
+  t.equal(
+    await restura.error(USERS, { perPage: 1, after: exactFirst.next, page: 2, $count: "planned" }, user),
+    "A0400: after cannot be combined with page",
+  );
+});
+
+t.test("a primary key hidden from the caller: no cursor pages, on any path", async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-keyset-hidden-"));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const schemaFile = path.join(dir, "api.schema.json");
+  fs.writeFileSync(
+    schemaFile,
+    JSON.stringify({
+      database: [table("note", [id(), column("title", "TEXT")])].map((n) => ({
+        ...n,
+        columns: n.columns.map((c) => (c.name === "id" ? { ...c, roles: ["admin"] } : c)),
+      })),
+      endpoints: [
+        {
+          name: "V1",
+          description: "",
+          baseUrl: "/api/v1",
+          routes: [standardRoute("GET", "/note", "note", ["id", "title"], { type: "PAGED" })],
+        },
+      ],
+      customTypes: [],
+      globalParams: [],
+      roles: ["admin", "member"],
+      scopes: [],
+    }),
+  );
+  const db = await routeDatabase(t, {
+    schemaFile,
+    seed: `INSERT INTO note (id, title) VALUES (1, 'a'), (2, 'b'), (3, 'c')`,
+  });
+  const admin = { role: "admin", scopes: [] };
+  const member = { role: "member", scopes: [] };
+  const first = (await db.body("GET /api/v1/note", { perPage: 1, after: "" }, admin)) as Page;
+  t.same(((await db.body("GET /api/v1/note", { perPage: 1, after: first.next }, admin)) as Page).data, [
+    { id: 2, title: "b" },
+  ]);
+  const hidden = "A0400: after: this route's primary key is hidden from you";
+  t.equal(await db.error("GET /api/v1/note", { perPage: 1, after: "" }, member), hidden);
+  t.equal(await db.error("GET /api/v1/note", { perPage: 1, after: first.next }, member), hidden);
 });
 
 t.test("total modes", async (t) => {

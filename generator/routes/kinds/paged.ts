@@ -61,7 +61,7 @@ import {
   pageFunctionStatements,
   pageKey,
 } from "./pagedKeys.ts";
-import { keysetStatements, keysetTail } from "./pagedKeyset.ts";
+import { keysetFastPath, keysetStatements, keysetTail } from "./pagedKeyset.ts";
 import {
   countedTotalPieces,
   countPieces,
@@ -175,6 +175,7 @@ export const paged: Kind = (route, compile, names) => {
           ]
         : [];
       const sortOrders = textList(SORT_ORDERS);
+      const keysetFast = keysetFastPath(q, map, route.total ?? "exact", indent);
       // A route whose total is not exact by default answers its default request on the extended path.
       const defaultPage =
         (route.total ?? "exact") === "exact"
@@ -185,6 +186,7 @@ export const paged: Kind = (route, compile, names) => {
       const statements: Sql[] = [
         sql`IF ${PAGE} < 1 OR ${PER_PAGE} < 1 THEN${nl(i1)}${raise(SQLSTATE.badRequest, "page and perPage must be at least 1")}${nl(indent)}END IF;`,
         ...defaultPage,
+        ...keysetFast,
         sql`_api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));`,
         sql`IF _api_sort_order NOT IN (${sortOrders}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `sortOrder must be one of ${SORT_ORDERS.join(", ")}`)}${nl(indent)}END IF;`,
         sql`_api_sort_by := NULLIF($1->>'sortBy', '');`,
@@ -201,7 +203,7 @@ export const paged: Kind = (route, compile, names) => {
         sql`IF _api_filter IS NOT NULL THEN${nl(i1)}_api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);${nl(i1)}_api_values := _api_filtered.vals;${nl(i1)}_api_where := _api_where || ' AND ' || _api_filtered.clause;${nl(indent)}END IF;`,
         sql`IF _api_sort_by IS NOT NULL THEN${nl(i1)}_api_entry := _api_columns -> _api_sort_by;${nl(i1)}IF _api_entry IS NULL OR NOT (_api_entry->>'sort')::boolean THEN${nl(i2)}${raiseComputed(SQLSTATE.badRequest, sql`format('column "%s" is not available for sorting', left(_api_sort_by, 200))`)}${nl(i1)}END IF;${nl(indent)}END IF;`,
         sql`_api_order := CASE${nl(i1)}WHEN _api_sort_order = 'RAND' THEN ${literal(`random(), ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'NONE' THEN ${literal(tiebreak(false))}${nl(i1)}WHEN _api_sort_by IS NOT NULL AND _api_sort_order = 'DESC' THEN (_api_entry->>'sql') || ${literal(` DESC, ${tiebreak(true)}`)}${nl(i1)}WHEN _api_sort_by IS NOT NULL THEN (_api_entry->>'sql') || ${literal(` ASC, ${tiebreak(false)}`)}${nl(i1)}WHEN _api_sort_order = 'DESC' THEN ${literal(order(true))}${nl(i1)}ELSE ${literal(order(false))}${nl(indent)}END;`,
-        sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1)}${nl(indent)}END IF;`,
+        sql`IF _api_count <> 'exact' OR $1 ? 'after' THEN${nl(i1)}${extendedPath(q, map, i1, keysetFast.length > 0)}${nl(indent)}END IF;`,
         ...(key ? [keysFirstStatements(keysFirstPieces(q, key, names.page, i1), KEYS_PAGE, indent)] : []),
         sql`_api_query := ${a as Sql}${nl(i1)}|| _api_where || ${b as Sql}${nl(i1)}|| _api_order || ${c as Sql}${nl(i1)}|| _api_where || ${d as Sql};`,
         sql`RETURN api.execute_cached(_api_query, $1, $2, _api_values, NULL, NULL, NULL, false);`,
@@ -217,9 +219,9 @@ function textList(items: readonly string[]): Sql {
 
 /**
  * The statements of the extended path (total modes, keyset), run when the request asks for
- * either; they end with RETURN.
+ * either; they end with RETURN. `keysetFast`: the route has keysetFastPath's statements.
  */
-function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
+function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string, keysetFast: boolean): Sql {
   const i1 = `${indent}  `;
   const i2 = `${i1}  `;
   const [x0, x1, x2, x3, x4] = extendedPieces(q, i1).map((p) => literal(p));
@@ -231,7 +233,7 @@ function extendedPath(q: CompiledQuery, map: ColumnMap, indent: string): Sql {
     sql`_api_cwhere := _api_where;`,
     sql`_api_keys := 'NULL';`,
     sql`_api_extra := '';`,
-    sql`IF $1 ? 'after' THEN${nl(i1)}${join(keysetStatements(q, map, tail, i1), nl(i1).toString())}${nl(indent)}END IF;`,
+    sql`IF $1 ? 'after' THEN${nl(i1)}${join(keysetStatements(q, map, tail, i1, keysetFast), nl(i1).toString())}${nl(indent)}END IF;`,
     // Both totals run as prepared statements of the connection (execute_cached): the texts
     // depend on the request only through the filter, so they are planned once per connection.
     sql`IF _api_count = 'estimated' THEN${nl(i1)}_api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || ${c0 as Sql} || _api_cwhere || ${c1 as Sql} || ${literal(` LIMIT ${ESTIMATED_EXACT_UP_TO + 1}) AS _api_c`)},${nl(i2)}$1, $2, _api_values, NULL, NULL, NULL, false)::text::bigint;${nl(i1)}IF _api_total > ${literal(ESTIMATED_EXACT_UP_TO)} THEN${nl(i2)}_api_total := NULL;${nl(i2)}_api_count := 'planned';${nl(i1)}ELSE${nl(i2)}_api_count := 'exact';${nl(i1)}END IF;${nl(i1)}${reportMode}${nl(indent)}ELSIF _api_count = 'planned' THEN${nl(i1)}${reportMode}${nl(indent)}END IF;`,

@@ -168,9 +168,9 @@ BEGIN
         EXCEPTION WHEN OTHERS THEN
           _api_after := NULL;
         END;
-        IF _api_after IS NULL OR jsonb_typeof(_api_after) <> 'object' OR jsonb_typeof(_api_after->'k') IS DISTINCT FROM 'array'
-          OR (_api_after->>'s') IS DISTINCT FROM COALESCE(_api_sort_by, '') OR (_api_after->>'o') IS DISTINCT FROM _api_sort_order
-          OR jsonb_array_length(_api_after->'k') <> 1 + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END) THEN
+        IF NOT (_api_after IS NOT NULL AND jsonb_typeof(_api_after) = 'object' AND jsonb_typeof(_api_after->'k') IS NOT DISTINCT FROM 'array'
+          AND (_api_after->>'s') IS NOT DISTINCT FROM COALESCE(_api_sort_by, '') AND (_api_after->>'o') IS NOT DISTINCT FROM _api_sort_order
+          AND jsonb_array_length(_api_after->'k') = 1 + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END)) THEN
           RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after is not a cursor of this route for this sortBy and sortOrder';
         END IF;
         _api_cursor := ARRAY(SELECT jsonb_array_elements_text(_api_after->'k'));

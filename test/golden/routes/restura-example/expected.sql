@@ -401,6 +401,154 @@ BEGIN
         FROM "public"."user" AS "user"
       ) AS _api_c)));
   END IF;
+  IF $1 ? 'after' THEN
+    IF NOT $1 ?| ARRAY['sortBy', 'filter'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC'
+    AND COALESCE(($1->>'page')::bigint, 1) = 1 AND COALESCE($1->>'$count', 'exact') IN ('exact', 'planned') THEN
+      _api_count := COALESCE($1->>'$count', 'exact');
+      IF COALESCE($1->>'after', '') <> '' THEN
+        BEGIN
+          _api_after := convert_from(decode(rpad(translate($1->>'after', '-_', '+/'), (length($1->>'after') + 3) / 4 * 4, '='), 'base64'), 'UTF8')::jsonb;
+        EXCEPTION WHEN OTHERS THEN
+          _api_after := NULL;
+        END;
+        IF (_api_after IS NOT NULL AND jsonb_typeof(_api_after) = 'object' AND jsonb_typeof(_api_after->'k') IS NOT DISTINCT FROM 'array'
+        AND (_api_after->>'s') IS NOT DISTINCT FROM '' AND (_api_after->>'o') IS NOT DISTINCT FROM 'ASC'
+        AND jsonb_array_length(_api_after->'k') = 1) THEN
+          _api_cursor := ARRAY[_api_after->'k'->>0];
+        END IF;
+      END IF;
+      IF COALESCE($1->>'after', '') = '' OR _api_cursor IS NOT NULL THEN
+        IF _api_count = 'exact' THEN
+          IF _api_cursor IS NULL THEN
+            RETURN (SELECT json_build_object(
+              'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+              'total', (SELECT count(*) FROM (
+                SELECT 1
+                FROM "public"."user" AS "user"
+                WHERE true
+              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+              FROM (
+                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
+                FROM "public"."user" AS "user"
+                WHERE true
+                ORDER BY "user"."id" ASC
+                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+              ) AS _api_p
+              CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
+          END IF;
+          RETURN (SELECT json_build_object(
+              'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+              'total', (SELECT count(*) FROM (
+                SELECT 1
+                FROM "public"."user" AS "user"
+                WHERE true
+              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+              FROM (
+                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
+                FROM "public"."user" AS "user"
+                WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
+                ORDER BY "user"."id" ASC
+                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+              ) AS _api_p
+              CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
+        END IF;
+        IF _api_count = 'planned' THEN
+          _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
+        END IF;
+        IF _api_count = 'planned' AND _api_total IS NOT NULL THEN
+          IF _api_cursor IS NULL THEN
+            RETURN (SELECT json_build_object(
+              'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+              FROM (
+                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
+                FROM "public"."user" AS "user"
+                WHERE true
+                ORDER BY "user"."id" ASC
+                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+              ) AS _api_p
+              CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
+          END IF;
+          RETURN (SELECT json_build_object(
+              'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+              FROM (
+                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
+                FROM "public"."user" AS "user"
+                WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
+                ORDER BY "user"."id" ASC
+                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+              ) AS _api_p
+              CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
+        END IF;
+      END IF;
+      _api_cursor := NULL;
+    END IF;
+  END IF;
   _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
   IF _api_sort_order NOT IN ('ASC', 'DESC', 'NONE', 'RAND') THEN
     RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'sortOrder must be one of ASC, DESC, NONE, RAND';
@@ -477,139 +625,12 @@ BEGIN
         EXCEPTION WHEN OTHERS THEN
           _api_after := NULL;
         END;
-        IF _api_after IS NULL OR jsonb_typeof(_api_after) <> 'object' OR jsonb_typeof(_api_after->'k') IS DISTINCT FROM 'array'
-          OR (_api_after->>'s') IS DISTINCT FROM COALESCE(_api_sort_by, '') OR (_api_after->>'o') IS DISTINCT FROM _api_sort_order
-          OR jsonb_array_length(_api_after->'k') <> 1 + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END) THEN
+        IF NOT (_api_after IS NOT NULL AND jsonb_typeof(_api_after) = 'object' AND jsonb_typeof(_api_after->'k') IS NOT DISTINCT FROM 'array'
+          AND (_api_after->>'s') IS NOT DISTINCT FROM COALESCE(_api_sort_by, '') AND (_api_after->>'o') IS NOT DISTINCT FROM _api_sort_order
+          AND jsonb_array_length(_api_after->'k') = 1 + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END)) THEN
           RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'after is not a cursor of this route for this sortBy and sortOrder';
         END IF;
         _api_cursor := ARRAY(SELECT jsonb_array_elements_text(_api_after->'k'));
-      END IF;
-      IF _api_count = 'exact' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
-        IF _api_cursor IS NULL THEN
-          RETURN (SELECT json_build_object(
-            'data', COALESCE(json_agg(json_build_object(
-            'id', "user"."id",
-            'createdOn', "user"."createdOn",
-            'modifiedOn', "user"."modifiedOn",
-            'firstName', "user"."firstName",
-            'lastName', "user"."lastName",
-            'companyId', "user"."companyId",
-            'email', "user"."email",
-            'role', "user"."role",
-            'permissionLogin', "user"."permissionLogin",
-            'lastLoginOn', "user"."lastLoginOn",
-            'phone', "user"."phone",
-            'accountStatus', "user"."accountStatus",
-            'onboardingStatus', "user"."onboardingStatus",
-            'testAge', "user"."testAge",
-            'metadata', "user"."metadata"
-          )), '[]'::json),
-            'total', (SELECT count(*) FROM (
-              SELECT 1
-              FROM "public"."user" AS "user"
-              WHERE true
-            ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
-            FROM (
-              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
-              FROM "public"."user" AS "user"
-              WHERE true
-              ORDER BY "user"."id" ASC
-              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-            ) AS _api_p
-            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
-        END IF;
-        RETURN (SELECT json_build_object(
-            'data', COALESCE(json_agg(json_build_object(
-            'id', "user"."id",
-            'createdOn', "user"."createdOn",
-            'modifiedOn', "user"."modifiedOn",
-            'firstName', "user"."firstName",
-            'lastName', "user"."lastName",
-            'companyId', "user"."companyId",
-            'email', "user"."email",
-            'role', "user"."role",
-            'permissionLogin', "user"."permissionLogin",
-            'lastLoginOn', "user"."lastLoginOn",
-            'phone', "user"."phone",
-            'accountStatus', "user"."accountStatus",
-            'onboardingStatus', "user"."onboardingStatus",
-            'testAge', "user"."testAge",
-            'metadata', "user"."metadata"
-          )), '[]'::json),
-            'total', (SELECT count(*) FROM (
-              SELECT 1
-              FROM "public"."user" AS "user"
-              WHERE true
-            ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
-            FROM (
-              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
-              FROM "public"."user" AS "user"
-              WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
-              ORDER BY "user"."id" ASC
-              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-            ) AS _api_p
-            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
-      END IF;
-      IF _api_count = 'planned' AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
-        _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
-      END IF;
-      IF _api_count = 'planned' AND _api_total IS NOT NULL AND _api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC' THEN
-        IF _api_cursor IS NULL THEN
-          RETURN (SELECT json_build_object(
-            'data', COALESCE(json_agg(json_build_object(
-            'id', "user"."id",
-            'createdOn', "user"."createdOn",
-            'modifiedOn', "user"."modifiedOn",
-            'firstName', "user"."firstName",
-            'lastName', "user"."lastName",
-            'companyId', "user"."companyId",
-            'email', "user"."email",
-            'role', "user"."role",
-            'permissionLogin', "user"."permissionLogin",
-            'lastLoginOn', "user"."lastLoginOn",
-            'phone', "user"."phone",
-            'accountStatus', "user"."accountStatus",
-            'onboardingStatus', "user"."onboardingStatus",
-            'testAge', "user"."testAge",
-            'metadata', "user"."metadata"
-          )), '[]'::json),
-            'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
-            FROM (
-              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
-              FROM "public"."user" AS "user"
-              WHERE true
-              ORDER BY "user"."id" ASC
-              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-            ) AS _api_p
-            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
-        END IF;
-        RETURN (SELECT json_build_object(
-            'data', COALESCE(json_agg(json_build_object(
-            'id', "user"."id",
-            'createdOn', "user"."createdOn",
-            'modifiedOn', "user"."modifiedOn",
-            'firstName', "user"."firstName",
-            'lastName', "user"."lastName",
-            'companyId', "user"."companyId",
-            'email', "user"."email",
-            'role', "user"."role",
-            'permissionLogin', "user"."permissionLogin",
-            'lastLoginOn', "user"."lastLoginOn",
-            'phone', "user"."phone",
-            'accountStatus', "user"."accountStatus",
-            'onboardingStatus', "user"."onboardingStatus",
-            'testAge', "user"."testAge",
-            'metadata', "user"."metadata"
-          )), '[]'::json),
-            'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
-            FROM (
-              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
-              FROM "public"."user" AS "user"
-              WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
-              ORDER BY "user"."id" ASC
-              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-            ) AS _api_p
-            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
       END IF;
       _api_keys := 'json_build_array(' || CASE WHEN _api_key IS NULL THEN '' ELSE _api_key || ', ' END || '"user"."id")';
       _api_extra := ', ''next'', CASE WHEN count(*) = COALESCE(($1->>''perPage'')::bigint, 10) THEN translate(encode(convert_to(json_build_object(''s'', COALESCE(NULLIF($1->>''sortBy'', ''''), ''''), ''o'', upper(COALESCE($1->>''sortOrder'', ''ASC'')), ''k'', (array_agg(_api_p._api_k))[count(*)])::text, ''UTF8''), ''base64''), ''+/='' || chr(10), ''-_'') END';
