@@ -442,9 +442,9 @@ BEGIN
                 SELECT 1
                 FROM "public"."user" AS "user"
                 WHERE true
-              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
               FROM (
-                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
+                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
                 FROM "public"."user" AS "user"
                 WHERE true
                 ORDER BY "user"."id" ASC
@@ -474,9 +474,9 @@ BEGIN
                 SELECT 1
                 FROM "public"."user" AS "user"
                 WHERE true
-              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
               FROM (
-                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
+                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
                 FROM "public"."user" AS "user"
                 WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
                 ORDER BY "user"."id" ASC
@@ -507,9 +507,9 @@ BEGIN
             'testAge', "user"."testAge",
             'metadata', "user"."metadata"
           )), '[]'::json),
-              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
               FROM (
-                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
+                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
                 FROM "public"."user" AS "user"
                 WHERE true
                 ORDER BY "user"."id" ASC
@@ -535,9 +535,9 @@ BEGIN
             'testAge', "user"."testAge",
             'metadata', "user"."metadata"
           )), '[]'::json),
-              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', (array_agg(_api_p._api_k))[count(*)])::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
               FROM (
-                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, json_build_array("user"."id") AS _api_k
+                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
                 FROM "public"."user" AS "user"
                 WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
                 ORDER BY "user"."id" ASC
