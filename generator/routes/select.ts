@@ -80,6 +80,16 @@ export interface CompiledQuery {
    */
   countFrom: Sql;
   plainCountFrom: Sql;
+  /**
+   * `from` with each join as a probe by its unique key, `LEFT JOIN LATERAL (SELECT ... WHERE <ON>
+   * OFFSET 0) ... ON true`, where every join adds at most one row and neither the where nor the
+   * order reads a joined table: then only the rows a LIMIT keeps are joined, each by an index
+   * probe. Postgres's own choice for the example's first project page was a bitmap scan of the
+   * company's users, materialized and filtered for every page row (76k of its 2,047k
+   * instructions). Undefined otherwise. For pages only: a probe per row is the wrong plan for
+   * every row of a large table.
+   */
+  probedFrom?: Sql;
   /** The joins one by one, each table behind its mask, with its ON condition (write.ts folds them). */
   joins: { alias: string; type: JoinType; source: Sql; on: Sql }[];
   /**
@@ -134,6 +144,18 @@ export function compileQuery(
     });
   }
   const where = whereSql(spec.where, scope);
+  const probed = probeable(spec, scope)
+    ? join(
+        [
+          from[0] as Sql,
+          ...joinPieces.map(
+            (p) =>
+              sql`${nl(indent)}${JOIN_SQL[p.type]} LATERAL (SELECT ${ident(p.alias)}.* FROM ${p.source} WHERE ${p.on} OFFSET 0) AS ${ident(p.alias)} ON true`,
+          ),
+        ],
+        "",
+      )
+    : undefined;
   const properties = spec.properties.map((p) => property(p, scope, model, checks, `${indent}    `, form));
   const neutral = countNeutralJoins(spec, scope, countedRaws(properties));
   const counted = joinPieces.filter((p) => !neutral.has(p.alias));
@@ -179,12 +201,30 @@ export function compileQuery(
     countFrom: join([...from, ...counted.map((p) => p.masked)], ""),
     plainCountFrom: join([...plainFrom, ...counted.map((p) => p.plain)], ""),
     joins: joinPieces.map(({ alias, type, source, on }) => ({ alias, type, source, on })),
+    ...(probed ? { probedFrom: probed } : {}),
     readsMaskedColumns: readsMaskedColumns(spec, scope),
     ...(where ? { where } : {}),
     ...(groupBy ? { groupBy } : {}),
     order,
     tiebreak,
   };
+}
+
+/**
+ * Whether the joins can be probes (CompiledQuery.probedFrom): there are some, each adds at most
+ * one row (unique.ts), and neither the where nor the order reads any of them, nor raw SQL.
+ */
+function probeable(spec: QuerySpec, scope: QueryScope): boolean {
+  const base = scope.base.name;
+  return (
+    spec.joins.length > 0 &&
+    spec.joins.every((j) => joinsOneRow(j, scope.model.table(j.table).table)) &&
+    spec.where.every(
+      (c) => c.custom === undefined && c.tableName === base && valuesRead(c).every((a) => a === base),
+    ) &&
+    (spec.orderBy === undefined || spec.orderBy.tableName === base) &&
+    spec.groupBy === undefined
+  );
 }
 
 /**

@@ -143,7 +143,7 @@ export const paged: Kind = (route, compile, names) => {
       const ownOrder = orderList(q.order, q.tiebreak, false);
       // The default request's page in one statement, for its callers' object forms (visibility.ts).
       const staticPage = byVisibility(compile, i1, (compileAs, at) => [
-        sql`RETURN (${pagedQuery(compileAs(`${at}    `), at, undefined, ownOrder)});`,
+        sql`RETURN (${pageWithProbes(compileAs(`${at}    `), at, ownOrder)});`,
       ]);
       // The route's own rows by keys first, in the own order or its reverse, as a static statement.
       const staticKeysFirst = (pageKey: PageKey, descending: boolean, at: string) =>
@@ -212,6 +212,11 @@ export const paged: Kind = (route, compile, names) => {
     },
   };
 };
+
+/** The default request's page: the own order, its joins as probes where they can be (select.ts). */
+function pageWithProbes(q: CompiledQuery, indent: string, order: Sql): Sql {
+  return pagedQuery(q, indent, undefined, order, q.probedFrom);
+}
 
 function textList(items: readonly string[]): Sql {
   return items.map((i) => literal(i)).reduce((acc, l, n) => (n === 0 ? l : sql`${acc}, ${l}`));

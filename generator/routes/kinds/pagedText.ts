@@ -25,17 +25,29 @@ const LIMIT_MARK = "\u0001limit\u0001";
 export const PAGE_END = sql`${PAGE} * ${PER_PAGE}`;
 
 /** The page as a JSON array and its exact total, in one statement, for a where and an order. */
-export function pagedQuery(q: CompiledQuery, indent: string, where: Sql | undefined, order: Sql): Sql {
+export function pagedQuery(
+  q: CompiledQuery,
+  indent: string,
+  where: Sql | undefined,
+  order: Sql,
+  from?: Sql,
+): Sql {
   const inner = `${indent}  `;
   const rows = `${inner}  `;
   const base = where ? { where } : {};
   const total = sql`'total', ${countedTotal(q, indent, where)}`;
   if (!pagesRawRows(q)) {
-    const page = selectSql(q, rows, { ...base, orderBy: order, limit: LIMIT });
+    const page = selectSql(q, rows, { ...base, orderBy: order, limit: LIMIT, ...(from ? { from } : {}) });
     return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(_api_r.j) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_r), '[]'::json),${nl(inner)}${total})`;
   }
   const raw = rawRows(q, inner);
-  const page = selectSql(q, rows, { ...base, select: raw.select, orderBy: order, limit: LIMIT });
+  const page = selectSql(q, rows, {
+    ...base,
+    select: raw.select,
+    orderBy: order,
+    limit: LIMIT,
+    ...(from ? { from } : {}),
+  });
   return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(${q.object}) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${raw.columns}), '[]'::json),${nl(inner)}${total})`;
 }
 
