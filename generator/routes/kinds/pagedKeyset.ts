@@ -139,7 +139,8 @@ const CURSOR_VALUES = sql`_api_cursor := ARRAY(SELECT jsonb_array_elements_text(
  * decoded and, when it fits, the page is the static statements'; anything else (a cursor that
  * does not fit, a planned total pg_class has no figure for) goes on to the general path, which
  * checks it all and answers or refuses as before. The Restura cursor page with a planned total:
- * 2,048k → 1,918k instructions a call; with an exact one 7,607k → 7,490k (docs/performance.md).
+ * 2,047k → 1,869k instructions a call, with the next cursor below; with an exact one 7,561k →
+ * 7,394k (docs/benchmarks-instructions.md, docs/performance.md).
  */
 export function keysetFastPath(
   q: CompiledQuery,
