@@ -90,8 +90,8 @@ export interface CompiledQuery {
    * every row of a large table.
    */
   probedFrom?: Sql;
-  /** The joins one by one, each table behind its mask, with its ON condition (write.ts folds them). */
-  joins: { source: Sql; on: Sql }[];
+  /** The joins one by one, each table behind its mask, with its ON condition (write.ts reuses them). */
+  joins: { type: JoinType; source: Sql; on: Sql }[];
   /**
    * The where, join or order conditions (the schema's orderBy) read a column with rules, a private
    * one, or raw SQL.
@@ -105,7 +105,7 @@ export interface CompiledQuery {
   tiebreak: Sql[];
 }
 
-const JOIN_SQL = {
+export const JOIN_SQL = {
   INNER: sql`INNER JOIN`,
   LEFT: sql`LEFT JOIN`,
   RIGHT: sql`RIGHT JOIN`,
@@ -200,7 +200,7 @@ export function compileQuery(
     plainFrom: join([...plainFrom, ...joinPieces.map((p) => p.plain)], ""),
     countFrom: join([...from, ...counted.map((p) => p.masked)], ""),
     plainCountFrom: join([...plainFrom, ...counted.map((p) => p.plain)], ""),
-    joins: joinPieces.map(({ source, on }) => ({ source, on })),
+    joins: joinPieces.map(({ type, source, on }) => ({ type, source, on })),
     ...(probed ? { probedFrom: probed } : {}),
     readsMaskedColumns: readsMaskedColumns(spec, scope),
     ...(where ? { where } : {}),

@@ -4,7 +4,9 @@
 // foldsIntoUpdate). Every other write locks the row first and reads it back after. The one
 // statement must answer as the three did: a row hidden by its own policy or by a joined row's is
 // 404, a write that would take the row out of the caller's policies is refused, and nothing
-// changes in either case.
+// changes in either case. A POST likewise inserts and answers in one statement
+// (`WITH _api_w AS (INSERT ... RETURNING *) SELECT <answer> FROM _api_w ...`, insertAnswersAtOnce)
+// where the answer cannot need to see the new row in the table itself.
 
 import t from "tap";
 import { column, id, scratchApp, standardRoute, table } from "../harness/app.ts";
@@ -31,6 +33,37 @@ const itemRoute = (path: string, joinType: "INNER" | "LEFT") => ({
     { name: "teamName", selector: "team.name" },
   ],
 });
+
+/** POST /item...: a new item of a team, answered with `response`, joined to `joins`. */
+const postRoute = (path: string, joins: unknown[], response: { name: string; selector: string }[]) => ({
+  ...standardRoute("POST", path, "item", [], {
+    request: [
+      param("teamId", "number", true),
+      param("name", "string", true),
+      param("status", "string", true),
+    ],
+    joins,
+  }),
+  response,
+});
+const teamJoin = {
+  alias: "team",
+  table: "team",
+  type: "INNER",
+  localColumnName: "teamId",
+  foreignColumnName: "id",
+};
+const twinJoin = {
+  alias: "twin",
+  table: "item",
+  type: "INNER",
+  localColumnName: "id",
+  foreignColumnName: "id",
+};
+const teamNames = {
+  name: "teamNames",
+  selector: `(SELECT string_agg("i"."name", ',' ORDER BY "i"."id") FROM "item" AS "i" WHERE "i"."teamId" = "item"."teamId")`,
+};
 
 const schema = {
   database: [
@@ -96,6 +129,17 @@ const schema = {
             { name: "twinName", selector: "twin.name" },
           ],
         },
+        postRoute(
+          "/item",
+          [teamJoin],
+          [
+            { name: "id", selector: "item.id" },
+            { name: "name", selector: "item.name" },
+            { name: "teamName", selector: "team.name" },
+          ],
+        ),
+        postRoute("/item/self", [twinJoin], [{ name: "twinName", selector: "twin.name" }]),
+        postRoute("/item/names", [teamJoin], [teamNames]),
         // A column only admins see, on the table written: masked where the where reads it.
         standardRoute("PATCH", "/note/:id", "note", ["id", "body", "secret"], {
           request: [param("id", "number", true), param("body", "string"), param("guess", "string")],
@@ -218,4 +262,57 @@ t.test("a PATCH in one UPDATE answers as lock, UPDATE and read-back did", async 
       t.same(await items(), before);
     },
   );
+});
+
+t.test("a POST in one statement answers as INSERT and read-back did", async (t) => {
+  const app = scratchApp(t, schema);
+  const gw = await testGatewayForApp(
+    t,
+    app.dir,
+    `INSERT INTO "team" ("id", "name", "open") VALUES (1, 'one', true), (2, 'closed', false);
+     INSERT INTO "item" ("id", "teamId", "name", "status") VALUES (1, 1, 'a', 'live');
+     SELECT setval(pg_get_serial_sequence('"public"."item"', 'id'), 1);`,
+  );
+  const post = async (url: string, payload: Record<string, unknown>) => {
+    const res = await gw.request({ method: "POST", url, as: { role: "member", scopes: [] }, payload });
+    return { status: res.statusCode, body: JSON.parse(res.body) };
+  };
+  const names = async () => (await gw.su.query(`SELECT name FROM item ORDER BY id`)).rows.map((r) => r.name);
+  const definition = async (route: string) =>
+    (await gw.su.query(`SELECT pg_get_functiondef(format('api.%I', $1::text)::regproc) AS d`, [route]))
+      .rows[0].d as string;
+
+  t.test("only the route whose answer needs no second look at the table is one statement", async (t) => {
+    t.match(await definition("POST /api/v1/item"), /WITH _api_w AS/);
+    for (const route of ["POST /api/v1/item/self", "POST /api/v1/item/names"]) {
+      t.notMatch(await definition(route), /WITH _api_w AS/, route);
+    }
+  });
+
+  t.test("the new row with its join", async (t) => {
+    const res = await post("/api/v1/item", { teamId: 1, name: "b", status: "live" });
+    t.equal(res.status, 200);
+    t.same(res.body, { data: { id: 2, name: "b", teamName: "one" } });
+  });
+
+  t.test("a joined row a policy hides: the row is written, the answer is null", async (t) => {
+    const res = await post("/api/v1/item", { teamId: 2, name: "c", status: "live" });
+    t.same(res.body, { data: null });
+    t.same(await names(), ["a", "b", "c"]);
+  });
+
+  t.test("a row outside the caller's policies: refused, nothing written", async (t) => {
+    const res = await post("/api/v1/item", { teamId: 1, name: "d", status: "gone" });
+    t.equal(res.status, 403);
+    t.same(await names(), ["a", "b", "c"]);
+  });
+
+  t.test("a join to the table written, or raw SQL reading it, sees the new row", async (t) => {
+    t.same((await post("/api/v1/item/self", { teamId: 1, name: "e", status: "live" })).body, {
+      data: { twinName: "e" },
+    });
+    t.same((await post("/api/v1/item/names", { teamId: 1, name: "f", status: "live" })).body, {
+      data: { teamNames: "a,b,e,f" },
+    });
+  });
 });
