@@ -7,8 +7,9 @@
 // masks, select.ts / source.ts), with the route's joins and where, and locked
 // (`FOR UPDATE OF <base>`) before anything is written. The response is read back in a second
 // statement the same way, by primary key, in the route's response shape (a data-modifying CTE's
-// rows are invisible to a sibling SELECT). A PUT/PATCH whose UPDATE can do all three answers in
-// one statement, `UPDATE ... RETURNING <answer>` (foldsIntoUpdate says when).
+// rows are invisible to a sibling SELECT). Where that answers the same, a POST reads the new row
+// through its RETURNING in the same statement (insertAnswersAtOnce), and a PUT/PATCH selects,
+// writes and answers in one `UPDATE ... RETURNING <answer>` (foldsIntoUpdate).
 //
 // Columns written: the request parameters that name a column of the base table, minus path
 // parameters (they select, never set) and minus assigned columns (the assignment always wins),
@@ -248,6 +249,7 @@ function insertAndAnswer(route: StandardRoute, q: CompiledQuery, insert: Sql, in
     ],
     "",
   );
+  // The CTE holds the new row alone: the route's where is not the read-back's (nor was it).
   const select = selectSql(q, inner, { from, where: sql`true`, limit: literal(1) });
   return [
     sql`WITH _api_w AS (${nl(inner)}${insert}${nl(inner)}RETURNING ${ident(route.table)}.*${nl(indent)})${nl(indent)}SELECT _api_r.j INTO _api_row FROM (${nl(inner)}${select}${nl(indent)}) AS _api_r;`,
