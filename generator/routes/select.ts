@@ -90,8 +90,10 @@ export interface CompiledQuery {
    * every row of a large table.
    */
   probedFrom?: Sql;
-  /** The joins one by one, each table behind its mask, with its ON condition (write.ts reuses them). */
-  joins: { type: JoinType; source: Sql; on: Sql }[];
+  /** The joins of `from` (after its base table), as they follow it there (write.ts reuses them). */
+  joinClauses: Sql;
+  /** The same joins one by one, each table behind its mask, with its ON condition (write.ts). */
+  joins: { source: Sql; on: Sql }[];
   /**
    * The where, join or order conditions (the schema's orderBy) read a column with rules, a private
    * one, or raw SQL.
@@ -105,7 +107,7 @@ export interface CompiledQuery {
   tiebreak: Sql[];
 }
 
-export const JOIN_SQL = {
+const JOIN_SQL = {
   INNER: sql`INNER JOIN`,
   LEFT: sql`LEFT JOIN`,
   RIGHT: sql`RIGHT JOIN`,
@@ -143,6 +145,10 @@ export function compileQuery(
       plain: sql`${nl(indent)}${JOIN_SQL[j.type]} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`,
     });
   }
+  const joinClauses = join(
+    joinPieces.map((p) => p.masked),
+    "",
+  );
   const where = whereSql(spec.where, scope);
   const probed = probeable(spec, scope)
     ? join(
@@ -196,11 +202,12 @@ export function compileQuery(
       ...members.flatMap((m) => (m.access ? [m.access] : [])),
       ...properties.flatMap((p) => (p.kind === "subquery" ? p.rules : [])),
     ],
-    from: join([...from, ...joinPieces.map((p) => p.masked)], ""),
+    from: join([...from, joinClauses], ""),
     plainFrom: join([...plainFrom, ...joinPieces.map((p) => p.plain)], ""),
     countFrom: join([...from, ...counted.map((p) => p.masked)], ""),
     plainCountFrom: join([...plainFrom, ...counted.map((p) => p.plain)], ""),
-    joins: joinPieces.map(({ type, source, on }) => ({ type, source, on })),
+    joinClauses,
+    joins: joinPieces.map(({ source, on }) => ({ source, on })),
     ...(probed ? { probedFrom: probed } : {}),
     readsMaskedColumns: readsMaskedColumns(spec, scope),
     ...(where ? { where } : {}),

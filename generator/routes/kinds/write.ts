@@ -27,7 +27,7 @@ import { tableRef } from "../../tables/names.ts";
 import { nl } from "../layout.ts";
 import { allowedCall, raise, raiseComputed, SQLSTATE } from "../permissions.ts";
 import { primaryKeyColumns } from "../scope.ts";
-import { type CompiledQuery, JOIN_SQL, selectSql } from "../select.ts";
+import { type CompiledQuery, selectSql } from "../select.ts";
 import { needsMask } from "../source.ts";
 import { returnsAtMostOneRow } from "../unique.ts";
 import { CTX, castSql, castType, PARAMS, runtimeValue } from "../values.ts";
@@ -222,19 +222,31 @@ export const post: Kind = (route, compile) => {
  * RETURNING *) SELECT <object> FROM _api_w AS "<table>" <joins>`, answering the same (58k of the
  * example's POST /task's 1,015k instructions): a statement's other reads see the tables as they
  * were before its INSERT and the new row only through the CTE, so
- * - no join reads the table written (it would miss the new row), and none is RIGHT (it would add
- *   rows without it) or raw SQL (which may read anything);
- * - the object reads columns only: no subquery or raw SQL;
- * - the base table has no column masks: the CTE's rows are the table's own. (The object applies
- *   column rules itself; this keeps the answer's source what the read-back's was.)
+ * - answersFromWrittenRow: no join reads the table written (it would miss the new row), the
+ *   object reads columns only, the base table has no column masks (the CTE's rows are the
+ *   table's own; the object applies column rules itself, this keeps the answer's source what the
+ *   read-back's was);
+ * - no join is RIGHT (it would add rows without the new one) or raw SQL (which may read anything).
  * Row security is the same: the INSERT's RETURNING applies the table's SELECT policies to the
  * new row, as it did with the key alone. The answer is the row as inserted, BEFORE triggers
  * included, not what an AFTER trigger changes later.
  */
 function insertAnswersAtOnce(route: StandardRoute, q: CompiledQuery): boolean {
   return (
+    answersFromWrittenRow(route, q) && route.joins.every((j) => j.type !== "RIGHT" && j.custom === undefined)
+  );
+}
+
+/**
+ * What a write that answers from the row it writes (RETURNING) needs, whatever the write: the
+ * statement's other reads see the tables as they were before it, so no join may read the table
+ * written and the object may read nothing but columns (a subquery or raw SQL could read that
+ * table); and the base table has no column masks, since the written row is the table's own.
+ */
+function answersFromWrittenRow(route: StandardRoute, q: CompiledQuery): boolean {
+  return (
     !needsMask(q.scope.model.table(route.table)) &&
-    route.joins.every((j) => j.table !== route.table && j.type !== "RIGHT" && j.custom === undefined) &&
+    route.joins.every((j) => j.table !== route.table) &&
     q.properties.every((p) => p.kind === "column")
   );
 }
@@ -242,13 +254,7 @@ function insertAnswersAtOnce(route: StandardRoute, q: CompiledQuery): boolean {
 /** The INSERT (`insert`: up to its values) and the answer read through its RETURNING. */
 function insertAndAnswer(route: StandardRoute, q: CompiledQuery, insert: Sql, indent: string): Sql[] {
   const inner = `${indent}  `;
-  const from = join(
-    [
-      sql`_api_w AS ${ident(route.table)}`,
-      ...q.joins.map((j) => sql`${nl(inner)}${JOIN_SQL[j.type]} ${j.source} ON ${j.on}`),
-    ],
-    "",
-  );
+  const from = sql`_api_w AS ${ident(route.table)}${q.joinClauses}`;
   // The CTE holds the new row alone: the route's where is not the read-back's (nor was it).
   const select = selectSql(q, inner, { from, where: sql`true`, limit: literal(1) });
   return [
@@ -324,12 +330,11 @@ function foldsIntoUpdate(
 ): boolean {
   const base = q.scope.base.name;
   const readsWritten = (j: Join) =>
-    j.table === route.table || ((j.localTableAlias ?? base) === base && written.has(j.localColumnName ?? ""));
+    (j.localTableAlias ?? base) === base && written.has(j.localColumnName ?? "");
   return (
     single &&
-    !needsMask(q.scope.model.table(route.table)) &&
-    route.joins.every((j) => j.type === "INNER" && !readsWritten(j)) &&
-    q.properties.every((p) => p.kind === "column")
+    answersFromWrittenRow(route, q) &&
+    route.joins.every((j) => j.type === "INNER" && !readsWritten(j))
   );
 }
 
