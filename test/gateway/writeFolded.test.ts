@@ -10,7 +10,7 @@
 
 import t from "tap";
 import { column, id, scratchApp, standardRoute, table } from "../harness/app.ts";
-import { testGatewayForApp } from "../harness/gateway.ts";
+import { type TestGateway, testGatewayForApp } from "../harness/gateway.ts";
 
 const param = (name: string, type: string, required = false) => ({
   name,
@@ -64,6 +64,14 @@ const teamNames = {
   name: "teamNames",
   selector: `(SELECT string_agg("i"."name", ',' ORDER BY "i"."id") FROM "item" AS "i" WHERE "i"."teamId" = "item"."teamId")`,
 };
+
+/** A route function's text, to tell which form the generator chose. */
+async function functionText(gw: TestGateway, route: string): Promise<string> {
+  const { rows } = await gw.su.query(`SELECT pg_get_functiondef(format('api.%I', $1::text)::regproc) AS d`, [
+    route,
+  ]);
+  return rows[0].d as string;
+}
 
 const schema = {
   database: [
@@ -174,9 +182,7 @@ t.test("a PATCH in one UPDATE answers as lock, UPDATE and read-back did", async 
   };
   const items = async () =>
     (await gw.su.query(`SELECT id, name, status FROM item ORDER BY id`)).rows as unknown[];
-  const definition = async (route: string) =>
-    (await gw.su.query(`SELECT pg_get_functiondef(format('api.%I', $1::text)::regproc) AS d`, [route]))
-      .rows[0].d as string;
+  const definition = (route: string) => functionText(gw, route);
 
   t.test("the INNER-joined route is the one statement, the LEFT-joined one locks first", async (t) => {
     const inner = await definition("PATCH /api/v1/item/:id");
@@ -278,9 +284,7 @@ t.test("a POST in one statement answers as INSERT and read-back did", async (t) 
     return { status: res.statusCode, body: JSON.parse(res.body) };
   };
   const names = async () => (await gw.su.query(`SELECT name FROM item ORDER BY id`)).rows.map((r) => r.name);
-  const definition = async (route: string) =>
-    (await gw.su.query(`SELECT pg_get_functiondef(format('api.%I', $1::text)::regproc) AS d`, [route]))
-      .rows[0].d as string;
+  const definition = (route: string) => functionText(gw, route);
 
   t.test("only the route whose answer needs no second look at the table is one statement", async (t) => {
     t.match(await definition("POST /api/v1/item"), /WITH _api_w AS/);
