@@ -84,12 +84,25 @@ END
 $fn$;`;
 
 /**
- * The text of a filter comparison, built at run time from `op` and `typ`: `(<expr> <op> $3[<n>])`,
- * the value cast to the column's type unless it is text. Both paths of api.filter_sql use it.
+ * The text of a filter comparison, built at run time from `op` (an SQL expression naming the
+ * operator) and `typ` (one naming the column's type; none for a text column): `(<expr> <op>
+ * $3[<n>])`, the value cast to the column's type unless it is text. Both paths of api.filter_sql
+ * use it, and so does a PAGED route function for a filter of one text comparison (paged.ts
+ * filterStatement): the same condition is the same text, so one prepared statement
+ * (api.execute_cached).
  */
-function comparison(expr: Sql, n: Sql, indent: string): Sql {
-  return sql`'(' || ${expr} || ' '${nl(indent)}  || CASE op WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='${nl(indent)}       WHEN 'lt' THEN '<' ELSE '<=' END${nl(indent)}  || ' ' || CASE WHEN typ = 'text' THEN '$3[' || ${n} || ']'${nl(indent)}       ELSE 'CAST($3[' || ${n} || '] AS ' || typ || ')' END${nl(indent)}  || ')'`;
+export function filterComparison(expr: Sql, n: Sql, op: Sql, typ: Sql | undefined, indent: string): Sql {
+  const value = typ
+    ? sql`CASE WHEN ${typ} = 'text' THEN '$3[' || ${n} || ']'${nl(indent)}       ELSE 'CAST($3[' || ${n} || '] AS ' || ${typ} || ')' END`
+    : sql`'$3[' || ${n} || ']'`;
+  return sql`'(' || ${expr} || ' '${nl(indent)}  || CASE ${op} WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='${nl(indent)}       WHEN 'lt' THEN '<' ELSE '<=' END${nl(indent)}  || ' ' || ${value}${nl(indent)}  || ')'`;
 }
+
+/** The operators of a comparison with one value, as filterComparison writes them. */
+export const COMPARISON_OPERATORS = sql`('eq', 'ne', 'gt', 'gte', 'lt', 'lte')`;
+
+const comparison = (expr: Sql, n: Sql, indent: string) =>
+  filterComparison(expr, n, sql`op`, sql`typ`, indent);
 
 const FILTER_SQL = sql`CREATE FUNCTION api.filter_sql(node jsonb, columns jsonb, INOUT vals text[], depth integer, OUT clause text)
 LANGUAGE plpgsql
@@ -120,7 +133,7 @@ BEGIN
   -- condition of another kind pays only for the first two lines (10k). Anything else, and anything
   -- invalid, takes the general path, which answers the same for what this one accepts.
   op := node ->> 'op';
-  IF op IN ('eq', 'ne', 'gt', 'gte', 'lt', 'lte') THEN
+  IF op IN ${COMPARISON_OPERATORS} THEN
     entry := columns -> (node ->> 'column');
     typ := entry ->> 'type';
     IF depth <= ${literal(MAX_FILTER_DEPTH)} AND jsonb_typeof(node -> 'value') = 'string'

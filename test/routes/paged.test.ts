@@ -181,6 +181,13 @@ t.test("paged", async (t) => {
       filtered(value === undefined ? { column, op } : { column, op, value });
     t.same(await f("name", "eq", "Ann"), [1], "eq");
     t.same(await f("name", "eq", "ann"), [], "eq is exact");
+    // A text column compared with one value is written by the route function itself
+    // (paged.ts filterStatement), every other condition by api.filter_sql: each operator here.
+    t.same(await f("name", "ne", "Ann"), [2, 3, 4], "ne on text");
+    t.same(await f("name", "gt", "Bz"), [3, 4], "gt on text");
+    t.same(await f("name", "gte", "Cy_d"), [3, 4], "gte on text");
+    t.same(await f("name", "lt", "Bz"), [1, 2], "lt on text");
+    t.same(await f("name", "lte", "Bob 50% off"), [1, 2], "lte on text");
     t.same(await f("score", "ne", "20"), [1, 3], "ne");
     t.same(await f("score", "gt", "10"), [2, 3, 4], "gt");
     t.same(await f("score", "gte", "20"), [2, 3, 4], "gte");
@@ -234,6 +241,11 @@ t.test("paged", async (t) => {
     t.same(await filtered({ not: { not: bob } }), [2]);
     t.same(await filtered({ and: [] }), [1, 2, 3, 4], "empty and: true");
     t.same(await filtered({ or: [] }), [], "empty or: false");
+    t.same(
+      await filtered({ column: "name", op: "eq", value: "Ann", or: [] }),
+      [],
+      "a node with and, or or not is that node, whatever else it holds",
+    );
   });
 
   t.test("filter: what is not allowed", async (t) => {
@@ -293,6 +305,13 @@ t.test("paged", async (t) => {
     t.equal(await e({ column: "id", op: "between", value: "1" }), "A0400: unknown filter operator");
     t.equal(await e({ column: "id", op: "eq" }), "A0400: filter operator eq needs one value");
     t.equal(await e({ column: "id", op: "eq", value: ["1"] }), "A0400: filter operator eq needs one value");
+    t.equal(await e({ column: "name", op: "eq" }), "A0400: filter operator eq needs one value", "text");
+    t.equal(
+      await e({ column: "name", op: "eq", value: ["Ann"] }),
+      "A0400: filter operator eq needs one value",
+      "text",
+    );
+    t.equal(await e({ column: "name", op: "eq", value: 1 }), "A0400: filter operator eq needs one value");
     t.equal(
       await e({ column: "id", op: "in", value: "1" }),
       "A0400: filter operator in needs a list of values",

@@ -127,9 +127,12 @@ export function pageFunctionStatements(compile: Compile, key: PageKey, name: str
   const keyArray = sql`${castSql(key.type)}[]`;
   const signature = sql`${fn}(jsonb, jsonb, ${keyArray})`;
   // In the keys' order; array_position is a scan of the page's keys, as cheap as a join here.
+  // The rows are sorted below the aggregate, as every page is (pagedText.ts): json_agg with its
+  // own ORDER BY sets up a sort inside the aggregate on every call (the example's filtered
+  // project pages: 22k of 2,272k instructions a call more).
   const rows = byVisibility(compile, "  ", (compileAs, at) => {
     const q = compileAs(`${at}    `);
-    const body = sql`SELECT json_agg(${q.object} ORDER BY array_position($3, ${trusted(key.sql)}))${nl(`${at}    `)}FROM ${q.from}${nl(`${at}    `)}WHERE ${trusted(key.sql)} = ANY ($3)`;
+    const body = sql`SELECT json_agg(_api_o.j) FROM (SELECT ${q.object} AS j${nl(`${at}    `)}FROM ${q.from}${nl(`${at}    `)}WHERE ${trusted(key.sql)} = ANY ($3) ORDER BY array_position($3, ${trusted(key.sql)})) AS _api_o`;
     return [sql`RETURN COALESCE((${nl(`${at}    `)}${body}${nl(`${at}  `)}), '[]'::json);`];
   });
   const text = `#variable_conflict use_column\nBEGIN\n  ${join(rows, "\n  ").toString()}\nEND\n`;

@@ -14,6 +14,7 @@ DECLARE
   _api_filter jsonb;
   _api_columns jsonb;
   _api_entry jsonb;
+  _api_fentry jsonb;
   _api_where text;
   _api_order text;
   _api_filtered record;
@@ -112,9 +113,21 @@ BEGIN
   END IF;
   _api_where := '("user"."companyId" = ($2->>''companyId'')::bigint)';
   IF _api_filter IS NOT NULL THEN
-    _api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);
-    _api_values := _api_filtered.vals;
-    _api_where := _api_where || ' AND ' || _api_filtered.clause;
+    _api_fentry := _api_columns -> (_api_filter->>'column');
+    IF (_api_filter->>'op') IN ('eq', 'ne', 'gt', 'gte', 'lt', 'lte') AND jsonb_typeof(_api_filter->'value') = 'string'
+      AND (_api_fentry->>'filter')::boolean AND (_api_fentry->>'type') = 'text'
+      AND NOT _api_filter ?| ARRAY['and', 'or', 'not'] THEN
+      _api_values := ARRAY[_api_filter->>'value'];
+      _api_where := _api_where || ' AND ' || '(' || (_api_fentry->>'sql') || ' '
+        || CASE (_api_filter->>'op') WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
+             WHEN 'lt' THEN '<' ELSE '<=' END
+        || ' ' || '$3[' || 1 || ']'
+        || ')';
+    ELSE
+      _api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);
+      _api_values := _api_filtered.vals;
+      _api_where := _api_where || ' AND ' || _api_filtered.clause;
+    END IF;
   END IF;
   IF _api_sort_by IS NOT NULL THEN
     _api_entry := _api_columns -> _api_sort_by;

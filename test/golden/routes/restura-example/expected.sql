@@ -292,7 +292,7 @@ AS $fn$
 #variable_conflict use_column
 BEGIN
   RETURN COALESCE((
-      SELECT json_agg(json_build_object(
+      SELECT json_agg(_api_o.j) FROM (SELECT json_build_object(
           'id', "user"."id",
           'createdOn', "user"."createdOn",
           'modifiedOn', "user"."modifiedOn",
@@ -308,9 +308,9 @@ BEGIN
           'onboardingStatus', "user"."onboardingStatus",
           'testAge', "user"."testAge",
           'metadata', "user"."metadata"
-        ) ORDER BY array_position($3, "user"."id"))
+        ) AS j
       FROM "public"."user" AS "user"
-      WHERE "user"."id" = ANY ($3)
+      WHERE "user"."id" = ANY ($3) ORDER BY array_position($3, "user"."id")) AS _api_o
     ), '[]'::json);
 END
 $fn$;
@@ -334,6 +334,7 @@ DECLARE
   _api_filter jsonb;
   _api_columns jsonb;
   _api_entry jsonb;
+  _api_fentry jsonb;
   _api_where text;
   _api_order text;
   _api_filtered record;
@@ -574,9 +575,21 @@ BEGIN
   _api_columns := '{"user.id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"user.createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"user.lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"user.companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"user.email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"user.role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"user.permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"user.lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"user.phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"user.accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"user.testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"user.metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true},"id":{"sql":"\"user\".\"id\"","type":"bigint","filter":true,"sort":true,"json":false},"createdOn":{"sql":"\"user\".\"createdOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"modifiedOn":{"sql":"\"user\".\"modifiedOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"firstName":{"sql":"\"user\".\"firstName\"","type":"text","filter":true,"sort":true,"json":false},"lastName":{"sql":"\"user\".\"lastName\"","type":"text","filter":true,"sort":true,"json":false},"companyId":{"sql":"\"user\".\"companyId\"","type":"bigint","filter":true,"sort":true,"json":false},"email":{"sql":"\"user\".\"email\"","type":"text","filter":true,"sort":true,"json":false},"role":{"sql":"\"user\".\"role\"","type":"text","filter":true,"sort":true,"json":false},"permissionLogin":{"sql":"\"user\".\"permissionLogin\"","type":"boolean","filter":true,"sort":true,"json":false},"lastLoginOn":{"sql":"\"user\".\"lastLoginOn\"","type":"timestamptz","filter":true,"sort":true,"json":false},"phone":{"sql":"\"user\".\"phone\"","type":"text","filter":true,"sort":true,"json":false},"accountStatus":{"sql":"\"user\".\"accountStatus\"","type":"text","filter":true,"sort":true,"json":false},"onboardingStatus":{"sql":"\"user\".\"onboardingStatus\"","type":"text","filter":true,"sort":true,"json":false},"testAge":{"sql":"\"user\".\"testAge\"","type":"integer","filter":true,"sort":true,"json":false},"metadata":{"sql":"\"user\".\"metadata\"","type":"jsonb","filter":true,"sort":true,"json":true}}'::jsonb;
   _api_where := 'true';
   IF _api_filter IS NOT NULL THEN
-    _api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);
-    _api_values := _api_filtered.vals;
-    _api_where := _api_where || ' AND ' || _api_filtered.clause;
+    _api_fentry := _api_columns -> (_api_filter->>'column');
+    IF (_api_filter->>'op') IN ('eq', 'ne', 'gt', 'gte', 'lt', 'lte') AND jsonb_typeof(_api_filter->'value') = 'string'
+      AND (_api_fentry->>'filter')::boolean AND (_api_fentry->>'type') = 'text'
+      AND NOT _api_filter ?| ARRAY['and', 'or', 'not'] THEN
+      _api_values := ARRAY[_api_filter->>'value'];
+      _api_where := _api_where || ' AND ' || '(' || (_api_fentry->>'sql') || ' '
+        || CASE (_api_filter->>'op') WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
+             WHEN 'lt' THEN '<' ELSE '<=' END
+        || ' ' || '$3[' || 1 || ']'
+        || ')';
+    ELSE
+      _api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);
+      _api_values := _api_filtered.vals;
+      _api_where := _api_where || ' AND ' || _api_filtered.clause;
+    END IF;
   END IF;
   IF _api_sort_by IS NOT NULL THEN
     _api_entry := _api_columns -> _api_sort_by;
