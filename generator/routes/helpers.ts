@@ -84,18 +84,14 @@ END
 $fn$;`;
 
 /**
- * The text of a filter comparison, built at run time from `op` (an SQL expression naming the
- * operator) and `typ` (one naming the column's type; none for a text column): `(<expr> <op>
- * $3[<n>])`, the value cast to the column's type unless it is text. Both paths of api.filter_sql
- * use it, and so does a PAGED route function for a filter of one text comparison (paged.ts
- * filterStatement): the same condition is the same text, so one prepared statement
- * (api.execute_cached).
+ * The text of a filter comparison, built at run time from `op` and `typ` (SQL expressions naming
+ * the operator and the column's type): `(<expr> <op> $3[<n>])`, the value cast to the column's
+ * type unless it is text. Both paths of api.filter_sql use it, and so does a PAGED route function
+ * for a filter of one comparison (paged.ts filterStatement): the same condition is the same text,
+ * so one prepared statement (api.execute_cached).
  */
-export function filterComparison(expr: Sql, n: Sql, op: Sql, typ: Sql | undefined, indent: string): Sql {
-  const value = typ
-    ? sql`CASE WHEN ${typ} = 'text' THEN '$3[' || ${n} || ']'${nl(indent)}       ELSE 'CAST($3[' || ${n} || '] AS ' || ${typ} || ')' END`
-    : sql`'$3[' || ${n} || ']'`;
-  return sql`'(' || ${expr} || ' '${nl(indent)}  || CASE ${op} WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='${nl(indent)}       WHEN 'lt' THEN '<' ELSE '<=' END${nl(indent)}  || ' ' || ${value}${nl(indent)}  || ')'`;
+export function filterComparison(expr: Sql, n: Sql, op: Sql, typ: Sql, indent: string): Sql {
+  return sql`'(' || ${expr} || ' '${nl(indent)}  || CASE ${op} WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='${nl(indent)}       WHEN 'lt' THEN '<' ELSE '<=' END${nl(indent)}  || ' ' || CASE WHEN ${typ} = 'text' THEN '$3[' || ${n} || ']'${nl(indent)}       ELSE 'CAST($3[' || ${n} || '] AS ' || ${typ} || ')' END${nl(indent)}  || ')'`;
 }
 
 /** The operators of a comparison with one value, as filterComparison writes them. */

@@ -181,8 +181,9 @@ t.test("paged", async (t) => {
       filtered(value === undefined ? { column, op } : { column, op, value });
     t.same(await f("name", "eq", "Ann"), [1], "eq");
     t.same(await f("name", "eq", "ann"), [], "eq is exact");
-    // A text column compared with one value is written by the route function itself
-    // (paged.ts filterStatement), every other condition by api.filter_sql: each operator here.
+    // A column compared with one value is written by the route function itself (paged.ts
+    // filterStatement), every other condition by api.filter_sql: each operator on text here, the
+    // other types below.
     t.same(await f("name", "ne", "Ann"), [2, 3, 4], "ne on text");
     t.same(await f("name", "gt", "Bz"), [3, 4], "gt on text");
     t.same(await f("name", "gte", "Cy_d"), [3, 4], "gte on text");

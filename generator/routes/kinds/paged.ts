@@ -113,7 +113,7 @@ export const paged: Kind = (route, compile, names) => {
       sql`_api_filter jsonb;`,
       sql`_api_columns jsonb;`,
       sql`_api_entry jsonb;`,
-      // The filter's column, for a filter of one text comparison (filterStatement).
+      // The filter's column, for a filter of one comparison (filterStatement).
       sql`_api_fentry jsonb;`,
       sql`_api_where text;`,
       sql`_api_order text;`,
@@ -222,30 +222,29 @@ function pageWithProbes(q: CompiledQuery, indent: string, order: Sql): Sql {
 }
 
 /**
- * The filter into `_api_where` and `_api_values`. A filter of one comparison of a text column with
- * one value (`status eq active`), the common case, is written here; any other goes through
- * api.filter_sql, which writes that case the same (filterComparison) and checks the rest. The call
- * costs the example's filtered project pages 88k of 2,311k instructions a call: a plpgsql function
- * sets up each of its statements again in every transaction (docs/performance.md). The entry's
- * `filter` flag is checked as api.filter_sql checks it, though every typed entry is filterable
- * today (raw SQL entries, the unfilterable ones, have no type).
+ * The filter into `_api_where` and `_api_values`. A filter of one comparison of a column with one
+ * value (`status eq active`, `id gt 10`), the common case, is written here, as api.filter_sql
+ * writes it (filterComparison, after the same check of the value: api.filter_check_value); any
+ * other goes through api.filter_sql. Its call costs the example's filtered project pages 88k of
+ * 2,311k instructions a call: a plpgsql function sets up each of its statements again in every
+ * transaction (docs/performance.md). Only the entries of plain columns may be filtered, and each
+ * has a type; that type, spliced into the text as a cast, is the column map's (a generator
+ * constant), and api.filter_check_value refuses any it does not know before that.
  */
 function filterStatement(indent: string): Sql {
   const i1 = `${indent}  `;
   const i2 = `${i1}  `;
-  const oneTextComparison = sql`(_api_filter->>'op') IN ${COMPARISON_OPERATORS} AND jsonb_typeof(_api_filter->'value') = 'string'${nl(i2)}AND (_api_fentry->>'filter')::boolean AND (_api_fentry->>'type') = 'text'${nl(i2)}AND NOT _api_filter ?| ARRAY['and', 'or', 'not']`;
-  const clause = filterComparison(
-    sql`(_api_fentry->>'sql')`,
-    sql`1`,
-    sql`(_api_filter->>'op')`,
-    undefined,
-    i2,
-  );
+  const type = sql`(_api_fentry->>'type')`;
+  const oneComparison = sql`(_api_filter->>'op') IN ${COMPARISON_OPERATORS} AND jsonb_typeof(_api_filter->'value') = 'string'${nl(i2)}AND (_api_fentry->>'filter')::boolean${nl(i2)}AND NOT _api_filter ?| ARRAY['and', 'or', 'not']`;
+  const clause = filterComparison(sql`(_api_fentry->>'sql')`, sql`1`, sql`(_api_filter->>'op')`, type, i2);
   return join(
     [
       sql`IF _api_filter IS NOT NULL THEN`,
       sql`  _api_fentry := _api_columns -> (_api_filter->>'column');`,
-      sql`  IF ${oneTextComparison} THEN`,
+      sql`  IF ${oneComparison} THEN`,
+      sql`    IF ${type} <> 'text' THEN`,
+      sql`      PERFORM api.filter_check_value(_api_filter->>'value', ${type}, _api_filter->>'column');`,
+      sql`    END IF;`,
       sql`    _api_values := ARRAY[_api_filter->>'value'];`,
       sql`    _api_where := _api_where || ' AND ' || ${clause};`,
       sql`  ELSE`,

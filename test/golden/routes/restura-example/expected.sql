@@ -577,13 +577,17 @@ BEGIN
   IF _api_filter IS NOT NULL THEN
     _api_fentry := _api_columns -> (_api_filter->>'column');
     IF (_api_filter->>'op') IN ('eq', 'ne', 'gt', 'gte', 'lt', 'lte') AND jsonb_typeof(_api_filter->'value') = 'string'
-      AND (_api_fentry->>'filter')::boolean AND (_api_fentry->>'type') = 'text'
+      AND (_api_fentry->>'filter')::boolean
       AND NOT _api_filter ?| ARRAY['and', 'or', 'not'] THEN
+      IF (_api_fentry->>'type') <> 'text' THEN
+        PERFORM api.filter_check_value(_api_filter->>'value', (_api_fentry->>'type'), _api_filter->>'column');
+      END IF;
       _api_values := ARRAY[_api_filter->>'value'];
       _api_where := _api_where || ' AND ' || '(' || (_api_fentry->>'sql') || ' '
         || CASE (_api_filter->>'op') WHEN 'eq' THEN '=' WHEN 'ne' THEN '<>' WHEN 'gt' THEN '>' WHEN 'gte' THEN '>='
              WHEN 'lt' THEN '<' ELSE '<=' END
-        || ' ' || '$3[' || 1 || ']'
+        || ' ' || CASE WHEN (_api_fentry->>'type') = 'text' THEN '$3[' || 1 || ']'
+             ELSE 'CAST($3[' || 1 || '] AS ' || (_api_fentry->>'type') || ')' END
         || ')';
     ELSE
       _api_filtered := api.filter_sql(_api_filter, _api_columns, _api_values, 0);
