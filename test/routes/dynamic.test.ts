@@ -172,3 +172,39 @@ t.test(
     t.same(await cached(db), before, "a text over the cap is not prepared");
   },
 );
+
+t.test("a filter of one comparison is the text api.filter_sql writes for it", async (t) => {
+  // The route function writes such a filter itself (paged.ts filterStatement); the same condition
+  // must be the same text, so that it is the same prepared statement whichever path wrote it.
+  const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
+  const { rows } = await db.su.query<{ map: string }>(
+    `SELECT substring(prosrc from '_api_columns := ''((?:[^'']|'''')*)''::jsonb') AS map
+     FROM pg_proc WHERE proname = $1`,
+    [ROUTE],
+  );
+  const map = rows[0]?.map.replaceAll("''", "'");
+  if (!map) throw new Error("no column map in the route function");
+  const nodes = [
+    { column: "name", op: "eq", value: "Ann" },
+    { column: "score", op: "gt", value: "10" },
+    { column: "joinedOn", op: "lte", value: "2024-01-01" },
+    { column: "active", op: "ne", value: "true" },
+    { column: "profile", op: "eq", value: '{"city": "Rome"}' },
+    { column: "t.name", op: "lt", value: "Blue" },
+  ];
+  for (const node of nodes) {
+    await db.gw.query("DEALLOCATE ALL");
+    await db.body(ROUTE, { filter: node }, admin);
+    const [prepared] = await cached(db);
+    if (!prepared) throw new Error("the filtered request cached no statement");
+    const written = await db.su.query<{ clause: string }>(
+      `SELECT (api.filter_sql($1::jsonb, $2::jsonb, '{}', 0)).clause`,
+      [JSON.stringify(node), map],
+    );
+    const clause = written.rows[0]?.clause as string;
+    t.ok(
+      cachedQueryText(prepared.statement).includes(`AND ${clause}`),
+      `${node.column} ${node.op}: ${clause}`,
+    );
+  }
+});
