@@ -6,7 +6,9 @@
 // 404, a write that would take the row out of the caller's policies is refused, and nothing
 // changes in either case. A POST likewise inserts and answers in one statement
 // (`WITH _api_w AS (INSERT ... RETURNING *) SELECT <answer> FROM _api_w ...`, insertAnswersAtOnce)
-// where the answer cannot need to see the new row in the table itself.
+// where the answer cannot need to see the new row in the table itself, and a DELETE of one row on
+// a table without masks, with INNER joins, selects and deletes in one `DELETE ... USING`
+// (deletesAtOnce): 404 and 409 as before, nothing deleted.
 
 import t from "tap";
 import { column, id, scratchApp, standardRoute, table } from "../harness/app.ts";
@@ -33,6 +35,16 @@ const itemRoute = (path: string, joinType: "INNER" | "LEFT") => ({
     { name: "teamName", selector: "team.name" },
   ],
 });
+
+/** DELETE /item/...: one item by id, joined to its team. */
+const deleteRoute = (path: string, joinType: "INNER" | "LEFT") =>
+  standardRoute("DELETE", path, "item", ["id"], {
+    request: [param("id", "number", true)],
+    joins: [
+      { alias: "team", table: "team", type: joinType, localColumnName: "teamId", foreignColumnName: "id" },
+    ],
+    where: [{ tableName: "item", columnName: "id", operator: "=", value: "$id" }],
+  });
 
 /** POST /item...: a new item of a team, answered with `response`, joined to `joins`. */
 const postRoute = (path: string, joins: unknown[], response: { name: string; selector: string }[]) => ({
@@ -148,6 +160,20 @@ const schema = {
         ),
         postRoute("/item/self", [twinJoin], [{ name: "twinName", selector: "twin.name" }]),
         postRoute("/item/names", [teamJoin], [teamNames]),
+        deleteRoute("/item/:id", "INNER"),
+        deleteRoute("/item/left/:id", "LEFT"),
+        // A where that can match two rows: A0409, nothing deleted.
+        standardRoute("DELETE", "/item/named/:name", "item", ["id"], {
+          request: [param("name", "string", true)],
+          where: [{ tableName: "item", columnName: "name", operator: "=", value: "$name" }],
+        }),
+        standardRoute("DELETE", "/note/:id", "note", ["id"], {
+          request: [param("id", "number", true), param("guess", "string", true)],
+          where: [
+            { tableName: "note", columnName: "id", operator: "=", value: "$id" },
+            { tableName: "note", columnName: "secret", operator: "=", value: "$guess", conjunction: "AND" },
+          ],
+        }),
         // A column only admins see, on the table written: masked where the where reads it.
         standardRoute("PATCH", "/note/:id", "note", ["id", "body", "secret"], {
           request: [param("id", "number", true), param("body", "string"), param("guess", "string")],
@@ -318,5 +344,74 @@ t.test("a POST in one statement answers as INSERT and read-back did", async (t) 
     t.same((await post("/api/v1/item/names", { teamId: 1, name: "f", status: "live" })).body, {
       data: { teamNames: "a,b,e,f" },
     });
+  });
+});
+
+t.test("a DELETE in one statement deletes as lock and DELETE did", async (t) => {
+  const app = scratchApp(t, schema);
+  const gw = await testGatewayForApp(
+    t,
+    app.dir,
+    `INSERT INTO "team" ("id", "name", "open") VALUES (1, 'one', true), (2, 'closed', false);
+     INSERT INTO "item" ("id", "teamId", "name", "status")
+       VALUES (1, 1, 'a', 'live'), (2, 2, 'b', 'live'), (3, 1, 'c', 'gone'), (4, 1, 'twin', 'live'),
+              (5, 1, 'twin', 'live'), (6, 2, 'd', 'live');
+     INSERT INTO "note" ("id", "body", "secret") VALUES (1, 'hello', 's3cret');`,
+  );
+  const member = { role: "member", scopes: [] };
+  const remove = async (url: string, as: { role: string; scopes: string[] } = member) => {
+    const res = await gw.request({ method: "DELETE", url, as });
+    return { status: res.statusCode, body: JSON.parse(res.body) };
+  };
+  const itemIds = async () =>
+    ((await gw.su.query(`SELECT id FROM item ORDER BY id`)).rows as { id: string }[]).map((r) =>
+      Number(r.id),
+    );
+
+  t.test("the INNER-joined route is one statement; LEFT joins, masks and two rows lock first", async (t) => {
+    const inner = await functionText(gw, "DELETE /api/v1/item/:id");
+    t.notMatch(inner, /FOR UPDATE/);
+    t.match(inner, /DELETE FROM "public"\."item" AS "item"\s+USING/);
+    for (const route of [
+      "DELETE /api/v1/item/left/:id",
+      "DELETE /api/v1/item/named/:name",
+      "DELETE /api/v1/note/:id",
+    ]) {
+      t.match(await functionText(gw, route), /FOR UPDATE OF/, route);
+    }
+  });
+
+  t.test("a row whose joined row a policy hides: 404, kept; the LEFT-joined route deletes it", async (t) => {
+    const res = await remove("/api/v1/item/2");
+    t.equal(res.status, 404);
+    t.equal(res.body.error.message, "No item matches the request");
+    t.same(await itemIds(), [1, 2, 3, 4, 5, 6]);
+    t.same(await remove("/api/v1/item/left/2"), { status: 200, body: { data: true } });
+    t.same(await itemIds(), [1, 3, 4, 5, 6]);
+  });
+
+  t.test("a row its own policy hides, or no row: 404, nothing deleted", async (t) => {
+    t.equal((await remove("/api/v1/item/3")).status, 404);
+    t.equal((await remove("/api/v1/item/99")).status, 404);
+    t.same(await itemIds(), [1, 3, 4, 5, 6]);
+  });
+
+  t.test("two rows match: 409, nothing deleted", async (t) => {
+    const res = await remove("/api/v1/item/named/twin");
+    t.equal(res.status, 409);
+    t.same(await itemIds(), [1, 3, 4, 5, 6]);
+  });
+
+  t.test("a column the caller may not see is NULL to the where: 404, kept", async (t) => {
+    t.equal((await remove("/api/v1/note/1?guess=s3cret")).status, 404);
+    t.same((await gw.su.query(`SELECT id FROM note`)).rows, [{ id: "1" }]);
+    const admin = await remove("/api/v1/note/1?guess=s3cret", { role: "admin", scopes: [] });
+    t.same(admin, { status: 200, body: { data: true } });
+    t.same((await gw.su.query(`SELECT id FROM note`)).rows, []);
+  });
+
+  t.test("a visible row: deleted", async (t) => {
+    t.same(await remove("/api/v1/item/1"), { status: 200, body: { data: true } });
+    t.same(await itemIds(), [3, 4, 5, 6]);
   });
 });

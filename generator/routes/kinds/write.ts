@@ -8,8 +8,9 @@
 // (`FOR UPDATE OF <base>`) before anything is written. The response is read back in a second
 // statement the same way, by primary key, in the route's response shape (a data-modifying CTE's
 // rows are invisible to a sibling SELECT). Where that answers the same, a POST reads the new row
-// through its RETURNING in the same statement (insertAnswersAtOnce), and a PUT/PATCH selects,
-// writes and answers in one `UPDATE ... RETURNING <answer>` (foldsIntoUpdate).
+// through its RETURNING in the same statement (insertAnswersAtOnce), a PUT/PATCH selects,
+// writes and answers in one `UPDATE ... RETURNING <answer>` (foldsIntoUpdate), and a DELETE of one
+// row selects and deletes in one `DELETE ... USING` (deletesAtOnce).
 //
 // Columns written: the request parameters that name a column of the base table, minus path
 // parameters (they select, never set) and minus assigned columns (the assignment always wins),
@@ -264,6 +265,22 @@ function insertAndAnswer(route: StandardRoute, q: CompiledQuery, insert: Sql, in
 }
 
 /**
+ * Whether a DELETE of one row can select it itself, `DELETE ... USING <joins> WHERE <joins' ON>
+ * AND <where>`, with FOUND for A0404, where the lock and a DELETE by primary key would do the
+ * same (the lock is about a sixth of the example's DELETE /task/:id):
+ * - at most one row matches (the caller checks: unique.ts), so there is no A0409 to tell apart;
+ * - the base table has no column masks: the DELETE's target is the table itself, and what the
+ *   where reads of it must be what the caller may see;
+ * - every join is INNER: `USING` joins that way (a LEFT join's missing row would drop the row).
+ * Row security: a DELETE whose where reads the table applies the table's SELECT policies with its
+ * DELETE policies; the lock (`FOR UPDATE`) applied the SELECT and UPDATE ones. The generated
+ * policies are one for all commands, so both select the same rows.
+ */
+function deletesAtOnce(route: StandardRoute, q: CompiledQuery): boolean {
+  return !needsMask(q.scope.model.table(route.table)) && route.joins.every((j) => j.type === "INNER");
+}
+
+/**
  * PUT / PATCH: lock the one row the where selects, UPDATE it by primary key, read it back; or, when
  * one statement answers the same (foldsIntoUpdate), UPDATE and answer in one.
  */
@@ -341,11 +358,7 @@ function foldsIntoUpdate(
 /** The UPDATE (`target`: through its SET) that selects the row as the where does and answers with it. */
 function updateAndAnswer(route: StandardRoute, q: CompiledQuery, target: Sql, indent: string): Sql[] {
   const inner = `${indent}  `;
-  const lines: Sql[] = [target];
-  const sources = q.joins.map((j) => j.source);
-  if (sources.length > 0) lines.push(sql`FROM ${join(sources, `,${nl(inner)}`)}`);
-  const conditions = [...q.joins.map((j) => j.on), ...(q.where ? [sql`(${q.where})`] : [])];
-  if (conditions.length > 0) lines.push(sql`WHERE ${join(conditions, " AND ")}`);
+  const lines: Sql[] = [target, ...selectedAsReadsDo(q, sql`FROM`, indent)];
   lines.push(sql`RETURNING ${q.object} INTO _api_row;`);
   return [
     join(lines, `\n${indent}`),
@@ -354,16 +367,40 @@ function updateAndAnswer(route: StandardRoute, q: CompiledQuery, target: Sql, in
   ];
 }
 
+/**
+ * The lines after an UPDATE's SET or a DELETE's target that select the rows as a read does: the
+ * joined tables behind their masks (`FROM` or `USING`: both join that way, as INNER joins) and
+ * a WHERE of the joins' conditions and the route's where.
+ */
+function selectedAsReadsDo(q: CompiledQuery, keyword: Sql, indent: string): Sql[] {
+  const lines: Sql[] = [];
+  const sources = q.joins.map((j) => j.source);
+  if (sources.length > 0) lines.push(sql`${keyword} ${join(sources, `,${nl(`${indent}  `)}`)}`);
+  const conditions = [...q.joins.map((j) => j.on), ...(q.where ? [sql`(${q.where})`] : [])];
+  if (conditions.length > 0) lines.push(sql`WHERE ${join(conditions, " AND ")}`);
+  return lines;
+}
+
 /** DELETE: ONE deletes exactly one row (A0404 / A0409 otherwise), ARRAY every match. `{"data": true}`. */
 export const remove: Kind = (route, compile): KindBody => {
-  const { scope } = compile("");
+  const q0 = compile("");
+  const { scope } = q0;
   const table = scope.base.table;
   if (route.type === "ONE") {
     const single = returnsAtMostOneRow(route, scope);
+    const atOnce = single && deletesAtOnce(route, q0);
     return {
-      declare: [...countDeclaration(single), ...keyDeclarations(table)],
+      declare: atOnce ? [] : [...countDeclaration(single), ...keyDeclarations(table)],
       statements: (indent) => {
         const q = compile(`${indent}  `);
+        if (atOnce) {
+          const target = sql`DELETE FROM ${tableRef(table.name)} AS ${ident(route.table)}`;
+          return [
+            sql`${join([target, ...selectedAsReadsDo(q, sql`USING`, indent)], `\n${indent}`)};`,
+            sql`IF NOT FOUND THEN${nl(`${indent}  `)}${raise(SQLSTATE.notFound, notFoundMessage(route.table))}${nl(indent)}END IF;`,
+            sql`RETURN json_build_object('data', true);`,
+          ];
+        }
         return [
           ...lockOne(route, q, table, indent, single),
           sql`DELETE FROM ${tableRef(table.name)} AS ${ident(route.table)} WHERE ${keyMatch(route.table, table)};`,
