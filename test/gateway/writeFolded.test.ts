@@ -8,7 +8,7 @@
 // (`WITH _api_w AS (INSERT ... RETURNING *) SELECT <answer> FROM _api_w ...`, insertAnswersAtOnce)
 // where the answer cannot need to see the new row in the table itself, and a DELETE of one row on
 // a table without masks, with INNER joins, selects and deletes in one `DELETE ... USING`
-// (deletesAtOnce): 404 and 409 as before, nothing deleted.
+// (write.ts selectsAsReadsDo): 404 and 409 as before, nothing deleted.
 
 import t from "tap";
 import { column, id, scratchApp, standardRoute, table } from "../harness/app.ts";

@@ -10,7 +10,7 @@
 // rows are invisible to a sibling SELECT). Where that answers the same, a POST reads the new row
 // through its RETURNING in the same statement (insertAnswersAtOnce), a PUT/PATCH selects,
 // writes and answers in one `UPDATE ... RETURNING <answer>` (foldsIntoUpdate), and a DELETE of one
-// row selects and deletes in one `DELETE ... USING` (deletesAtOnce).
+// row selects and deletes in one `DELETE ... USING` (remove, selectsAsReadsDo).
 //
 // Columns written: the request parameters that name a column of the base table, minus path
 // parameters (they select, never set) and minus assigned columns (the assignment always wins),
@@ -143,7 +143,7 @@ function lockOne(
     ];
     if (q.where) lines.push(sql`WHERE ${q.where}`);
     lines.push(sql`FOR UPDATE OF ${ident(base)};`);
-    return [join(lines, `\n${indent}`), sql`IF NOT FOUND THEN${nl(inner)}${notFound}${nl(indent)}END IF;`];
+    return [join(lines, `\n${indent}`), notFoundUnlessFound(route, indent)];
   }
   const clauses: Sql[] = [
     sql`SELECT ${join(keys.map((k, i) => sql`${ident(base, k.column)} AS ${trusted(`k${i}`)}`))}`,
@@ -157,6 +157,11 @@ function lockOne(
     sql`SELECT count(*), ${join(firsts)} INTO _api_count, ${join(into)} FROM (${nl(inner)}${join(clauses, `\n${inner}`)}${nl(indent)}) AS _api_s;`,
     sql`IF _api_count = 0 THEN${nl(inner)}${notFound}${nl(indent)}ELSIF _api_count > 1 THEN${nl(inner)}${raise(SQLSTATE.conflict, conflictMessage(route.table))}${nl(indent)}END IF;`,
   ];
+}
+
+/** A0404 when the statement before selected no row. */
+function notFoundUnlessFound(route: StandardRoute, indent: string): Sql {
+  return sql`IF NOT FOUND THEN${nl(`${indent}  `)}${raise(SQLSTATE.notFound, notFoundMessage(route.table))}${nl(indent)}END IF;`;
 }
 
 /** lockOne's row count, where it needs one. */
@@ -265,18 +270,12 @@ function insertAndAnswer(route: StandardRoute, q: CompiledQuery, insert: Sql, in
 }
 
 /**
- * Whether a DELETE of one row can select it itself, `DELETE ... USING <joins> WHERE <joins' ON>
- * AND <where>`, with FOUND for A0404, where the lock and a DELETE by primary key would do the
- * same (the lock: 28k of the 632k instructions of the example's DELETE /task/:id):
- * - at most one row matches (the caller checks: unique.ts), so there is no A0409 to tell apart;
- * - the base table has no column masks: the DELETE's target is the table itself, and what the
- *   where reads of it must be what the caller may see;
- * - every join is INNER: `USING` joins that way (a LEFT join's missing row would drop the row).
- * Row security: a DELETE whose where reads the table applies the table's SELECT policies with its
- * DELETE policies; the lock (`FOR UPDATE`) applied the SELECT and UPDATE ones. The generated
- * policies are one for all commands, so both select the same rows.
+ * Whether a write's own statement can select its rows as a read does (selectedAsReadsDo): the
+ * base table has no column masks (the write's target is the table itself, so what its where reads
+ * of it must be what the caller may see), and every join is INNER (`FROM` and `USING` join that
+ * way: a LEFT join's missing row would drop the row).
  */
-function deletesAtOnce(route: StandardRoute, q: CompiledQuery): boolean {
+function selectsAsReadsDo(route: StandardRoute, q: CompiledQuery): boolean {
   return !needsMask(q.scope.model.table(route.table)) && route.joins.every((j) => j.type === "INNER");
 }
 
@@ -349,20 +348,17 @@ function foldsIntoUpdate(
   const readsWritten = (j: Join) =>
     (j.localTableAlias ?? base) === base && written.has(j.localColumnName ?? "");
   return (
-    single &&
-    answersFromWrittenRow(route, q) &&
-    route.joins.every((j) => j.type === "INNER" && !readsWritten(j))
+    single && selectsAsReadsDo(route, q) && answersFromWrittenRow(route, q) && !route.joins.some(readsWritten)
   );
 }
 
 /** The UPDATE (`target`: through its SET) that selects the row as the where does and answers with it. */
 function updateAndAnswer(route: StandardRoute, q: CompiledQuery, target: Sql, indent: string): Sql[] {
-  const inner = `${indent}  `;
   const lines: Sql[] = [target, ...selectedAsReadsDo(q, sql`FROM`, indent)];
   lines.push(sql`RETURNING ${q.object} INTO _api_row;`);
   return [
     join(lines, `\n${indent}`),
-    sql`IF NOT FOUND THEN${nl(inner)}${raise(SQLSTATE.notFound, notFoundMessage(route.table))}${nl(indent)}END IF;`,
+    notFoundUnlessFound(route, indent),
     sql`RETURN json_build_object('data', _api_row);`,
   ];
 }
@@ -388,7 +384,13 @@ export const remove: Kind = (route, compile): KindBody => {
   const table = scope.base.table;
   if (route.type === "ONE") {
     const single = returnsAtMostOneRow(route, scope);
-    const atOnce = single && deletesAtOnce(route, q0);
+    // One row at most (no A0409 to tell apart) selected by the DELETE itself, `DELETE ... USING
+    // <joins> WHERE <joins' ON> AND <where>`, FOUND for A0404, where the lock and a DELETE by
+    // primary key would do the same (the lock: 28k of the 632k instructions of the example's
+    // DELETE /task/:id). Row security: a DELETE whose where reads the table applies its SELECT
+    // policies with its DELETE ones, the lock (`FOR UPDATE`) the SELECT and UPDATE ones; the
+    // generated policies are one for all commands, so both select the same rows.
+    const atOnce = single && selectsAsReadsDo(route, q0);
     return {
       declare: atOnce ? [] : [...countDeclaration(single), ...keyDeclarations(table)],
       statements: (indent) => {
@@ -397,7 +399,7 @@ export const remove: Kind = (route, compile): KindBody => {
           const target = sql`DELETE FROM ${tableRef(table.name)} AS ${ident(route.table)}`;
           return [
             sql`${join([target, ...selectedAsReadsDo(q, sql`USING`, indent)], `\n${indent}`)};`,
-            sql`IF NOT FOUND THEN${nl(`${indent}  `)}${raise(SQLSTATE.notFound, notFoundMessage(route.table))}${nl(indent)}END IF;`,
+            notFoundUnlessFound(route, indent),
             sql`RETURN json_build_object('data', true);`,
           ];
         }
