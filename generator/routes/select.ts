@@ -24,6 +24,7 @@ import type {
 import { classifyValue } from "../schema/values.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
 import { tableRef } from "../tables/names.ts";
+import { joinImpliedByPolicies } from "./impliedJoin.ts";
 import { nl } from "./layout.ts";
 import { type Member, type ObjectForm, objectSql } from "./object.ts";
 import { type Access, type Checks, isRestricted } from "./permissions.ts";
@@ -69,13 +70,15 @@ export interface CompiledQuery {
   from: Sql;
   /**
    * The same FROM over the tables themselves, no masks: for choosing rows when nothing that
-   * chooses them reads a hidden column (see `readsMaskedColumns`); row security still binds.
+   * chooses them reads a hidden column (see `readsMaskedColumns`); row security still binds. An
+   * INNER join that decides no row is LEFT here (impliedJoin.ts).
    */
   plainFrom: Sql;
   /**
    * `from` and `plainFrom` without the joins that a count of the route's rows under its own where
-   * does not need (countNeutralJoins): a LEFT join on a unique key neither adds nor removes rows.
-   * Postgres removes such a join itself but still reads the joining column from the base table,
+   * does not need (countNeutralJoins): a LEFT join on a unique key neither adds nor removes rows,
+   * nor does an INNER join that the policies and a foreign key imply (impliedJoin.ts).
+   * Postgres removes such a LEFT join itself but still reads the joining column from the base table,
    * which keeps an index-only scan from counting (the example's projects: 42 buffers against 4).
    */
   countFrom: Sql;
@@ -142,7 +145,9 @@ export function compileQuery(
       source: masked,
       on,
       masked: sql`${nl(indent)}${JOIN_SQL[j.type]} ${masked} ON ${on}`,
-      plain: sql`${nl(indent)}${JOIN_SQL[j.type]} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`,
+      // Over the tables themselves, a join that decides no row (impliedJoin.ts) is LEFT: Postgres
+      // then leaves it out wherever nothing reads the joined table (a page's keys, its count).
+      plain: sql`${nl(indent)}${JOIN_SQL[joinImpliedByPolicies(j, scope) ? "LEFT" : j.type]} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`,
     });
   }
   const joinClauses = join(
@@ -246,8 +251,8 @@ export function countedRaws(properties: readonly Property[]): Sql[] {
 
 /**
  * The aliases of the joins a count of the query's rows under its own where can leave out: LEFT
- * joins on a unique key of the joined table (at most one match, and a row without one is kept),
- * that neither the where, the groupBy, another join, nor a raw selector the count evaluates
+ * joins on a unique key of the joined table (at most one match, and a row without one is kept)
+ * and INNER joins that decide no row (impliedJoin.ts), that neither the where, the groupBy, another join, nor a raw selector the count evaluates
  * (`raws`) reads.
  * Raw SQL counts as reading an alias when it may name it (rawSql.ts mayName).
  */
@@ -264,7 +269,12 @@ function countNeutralJoins(spec: QuerySpec, scope: QueryScope, raws: readonly Sq
     texts.some((text) => mayName(text, alias));
   return new Set(
     spec.joins
-      .filter((j) => j.type === "LEFT" && joinsOneRow(j, scope.model.table(j.table).table) && !read(j.alias))
+      .filter(
+        (j) =>
+          (j.type === "LEFT"
+            ? joinsOneRow(j, scope.model.table(j.table).table)
+            : joinImpliedByPolicies(j, scope)) && !read(j.alias),
+      )
       .map((j) => j.alias),
   );
 }
