@@ -39,6 +39,26 @@ const fk = (name: string, columns: string[], refTable: string, refColumns: strin
   onUpdate: "NO ACTION",
 });
 
+const policy = (name: string, where: Json[], access: { roles?: string[]; scopes?: string[] } = {}) => ({
+  name,
+  roles: access.roles ?? [],
+  scopes: access.scopes ?? [],
+  where,
+});
+const cond = (
+  table: string,
+  columnName: string,
+  operator: string,
+  value: string,
+  conjunction?: "AND" | "OR",
+) => ({
+  tableName: table,
+  columnName,
+  operator,
+  value,
+  ...(conjunction ? { conjunction } : {}),
+});
+
 /** The parts a case changes: the team's and the item's policies and columns, the foreign keys. */
 interface Parts {
   teamPolicies?: Json[];
@@ -50,8 +70,8 @@ interface Parts {
   before?: Join[];
 }
 
-const TEAM_PIN = [{ name: "mine", roles: [], scopes: [], where: [pin("team", "id", "teamId")] }];
-const ITEM_PIN = [{ name: "mine", roles: [], scopes: [], where: [pin("item", "teamId", "teamId")] }];
+const TEAM_PIN = [policy("mine", [pin("team", "id", "teamId")])];
+const ITEM_PIN = [policy("mine", [pin("item", "teamId", "teamId")])];
 
 function schemaOf(parts: Parts): Json {
   return {
@@ -129,186 +149,95 @@ function implied(t: Test, parts: Parts): boolean {
   return answer;
 }
 
+const open = (conjunction?: "AND" | "OR") => cond("team", "open", "IS", "TRUE", conjunction);
+const named = (conjunction: "AND" | "OR") => cond("item", "name", "=", "'x'", conjunction);
+const composite = fk("item_team_fk", ["teamId", "orgId"], "team", ["id", "orgId"]);
+const team = (...policies: Json[]) => ({ teamPolicies: policies });
+const item = (...policies: Json[]) => ({ itemPolicies: policies });
+
 t.test("implied: each visible item's team is visible to the same caller", async (t) => {
-  t.ok(implied(t, {}), "the team's policy pins the column the item's policy pins");
-  t.ok(implied(t, { teamPolicies: [] }), "the team has no policies: every team is visible");
-  t.ok(
-    implied(t, { teamPolicies: [{ name: "all", roles: [], scopes: [], where: [] }] }),
-    "a policy without conditions shows every team",
-  );
-  t.ok(
-    implied(t, {
-      teamPolicies: [
-        {
-          name: "mine_or_open",
-          roles: [],
-          scopes: [],
-          where: [
-            pin("team", "id", "teamId"),
-            { tableName: "team", columnName: "open", operator: "IS", value: "TRUE", conjunction: "OR" },
-          ],
-        },
-      ],
-    }),
-    "one OR group of the team's policy is the pin",
-  );
-  t.ok(
-    implied(t, {
-      itemPolicies: [
-        {
-          name: "mine",
-          roles: ["admin"],
-          scopes: [],
-          where: [
-            pin("item", "teamId", "teamId"),
-            { tableName: "item", columnName: "name", operator: "=", value: "'x'", conjunction: "AND" },
-          ],
-        },
-      ],
-    }),
-    "the item's policy may ask more, and only of some roles",
-  );
-  // A composite key: the team's pin is on another of its columns, paired by the key.
-  t.ok(
-    implied(t, {
-      teamPolicies: [{ name: "org", roles: [], scopes: [], where: [pin("team", "orgId", "orgId")] }],
-      itemPolicies: [{ name: "org", roles: [], scopes: [], where: [pin("item", "orgId", "orgId")] }],
-      foreignKeys: [fk("item_team_fk", ["teamId", "orgId"], "team", ["id", "orgId"])],
-    }),
-    "a composite foreign key pairs the pinned columns",
-  );
+  const cases: [Parts, string][] = [
+    [{}, "the team's policy pins the column the item's policy pins"],
+    [team(), "the team has no policies: every team is visible"],
+    [team(policy("all", [])), "a policy without conditions shows every team"],
+    [
+      team(policy("mine_or_open", [pin("team", "id", "teamId"), open("OR")])),
+      "one OR group of the team's is the pin",
+    ],
+    [
+      item(policy("mine", [pin("item", "teamId", "teamId"), named("AND")], { roles: ["admin"] })),
+      "the item's policy may ask more, and only of some roles",
+    ],
+    [
+      {
+        ...team(policy("org", [pin("team", "orgId", "orgId")])),
+        ...item(policy("org", [pin("item", "orgId", "orgId")])),
+        foreignKeys: [composite],
+      },
+      "a composite foreign key pairs the pinned columns",
+    ],
+  ];
+  for (const [parts, why] of cases) t.ok(implied(t, parts), why);
 });
 
 t.test("not implied: without any one part of the proof the join may remove rows", async (t) => {
-  t.notOk(implied(t, { join: { type: "LEFT" } }), "a LEFT join is another rule (countFrom.test.ts)");
-  t.notOk(implied(t, { join: { custom: `"t"."id" = "item"."teamId"` } }), "a raw ON");
-  t.notOk(implied(t, { join: { foreignColumnName: "orgId" } }), "not on a unique key of the team");
-  t.notOk(implied(t, { foreignKeys: [] }), "no foreign key: an item may name a team that is not there");
-  t.notOk(
-    implied(t, { foreignKeys: [fk("item_club_fk", ["teamId"], "club", ["id"])] }),
-    "the foreign key refers to another table",
-  );
-  t.notOk(
-    implied(t, { join: { foreignColumnName: "code" } }),
-    "the join reads another unique column of the team than the key refers to",
-  );
-  t.notOk(
-    implied(t, {
-      foreignKeys: [fk("item_team_fk", ["teamId", "orgId"], "team", ["id", "orgId"])],
-      join: { localColumnName: "orgId", foreignColumnName: "orgId" },
-    }),
-    "a column of a composite key that is not unique alone: the join adds rows",
-  );
-  t.notOk(
-    implied(t, {
-      before: [
-        { alias: "twin", table: "item", type: "INNER", localColumnName: "id", foreignColumnName: "id" },
-      ],
-      join: { localTableAlias: "twin" },
-    }),
-    "the join reaches through another join, not from the item",
-  );
-  t.notOk(
-    implied(t, {
-      teamPolicies: [
-        {
-          name: "not_mine",
-          roles: [],
-          scopes: [],
-          where: [{ ...pin("team", "id", "teamId"), operator: "!=" }],
-        },
-      ],
-    }),
-    "the team's condition compares otherwise than equal",
-  );
-  t.notOk(
-    implied(t, { teamIdColumn: column("teamId", "BIGINT", { isNullable: true }) }),
-    "a nullable key column: the foreign key checks no row where it is NULL",
-  );
-  t.notOk(
-    implied(t, {
-      foreignKeys: [fk("item_team_fk", ["teamId", "orgId"], "team", ["id", "orgId"])],
-      teamIdColumn: column("teamId", "BIGINT"),
-      itemPolicies: [{ name: "org", roles: [], scopes: [], where: [pin("item", "orgId", "orgId")] }],
-      teamPolicies: TEAM_PIN,
-    }),
-    "the team's pin is on a column the item's policy does not pin",
-  );
-  t.notOk(
-    implied(t, {
-      teamPolicies: [
-        {
-          name: "open",
-          roles: [],
-          scopes: [],
-          where: [{ tableName: "team", columnName: "open", operator: "IS", value: "TRUE" }],
-        },
-      ],
-    }),
-    "the team's policy asks what the item's does not imply",
-  );
-  t.notOk(
-    implied(t, {
-      teamPolicies: [
-        {
-          name: "mine_and_open",
-          roles: [],
-          scopes: [],
-          where: [
-            pin("team", "id", "teamId"),
-            { tableName: "team", columnName: "open", operator: "IS", value: "TRUE", conjunction: "AND" },
-          ],
-        },
-      ],
-    }),
-    "the team's pin with another condition in its group",
-  );
-  t.notOk(
-    implied(t, {
-      teamPolicies: [{ name: "mine", roles: ["admin"], scopes: [], where: [pin("team", "id", "teamId")] }],
-    }),
-    "the team's policy is for one role only",
-  );
-  t.notOk(
-    implied(t, {
-      teamPolicies: [{ name: "mine", roles: [], scopes: ["read"], where: [pin("team", "id", "teamId")] }],
-    }),
-    "the team's policy asks for a scope",
-  );
-  t.notOk(
-    implied(t, {
-      teamPolicies: [{ name: "org", roles: [], scopes: [], where: [pin("team", "id", "orgId")] }],
-    }),
-    "the team's policy pins another global",
-  );
-  t.notOk(
-    implied(t, { itemPolicies: [] }),
-    "the item has no policies: every item is visible, not every team",
-  );
-  t.notOk(
-    implied(t, { itemPolicies: [...ITEM_PIN, { name: "all", roles: [], scopes: [], where: [] }] }),
-    "another policy shows every item",
-  );
-  t.notOk(
-    implied(t, {
-      itemPolicies: [
-        {
-          name: "mine_or_named",
-          roles: [],
-          scopes: [],
-          where: [
-            pin("item", "teamId", "teamId"),
-            { tableName: "item", columnName: "name", operator: "=", value: "'x'", conjunction: "OR" },
-          ],
-        },
-      ],
-    }),
-    "an OR group of the item's policy without the pin",
-  );
-  t.notOk(
-    implied(t, { teamIdColumn: column("teamId", "INTEGER") }),
-    "the global cast to another type on each side",
-  );
+  const twin: Join = {
+    alias: "twin",
+    table: "item",
+    type: "INNER",
+    localColumnName: "id",
+    foreignColumnName: "id",
+  };
+  const cases: [Parts, string][] = [
+    [{ join: { type: "LEFT" } }, "a LEFT join is another rule (countFrom.test.ts)"],
+    [{ join: { custom: `"t"."id" = "item"."teamId"` } }, "a raw ON"],
+    [{ join: { foreignColumnName: "orgId" } }, "not on a unique key of the team"],
+    [{ foreignKeys: [] }, "no foreign key: an item may name a team that is not there"],
+    [
+      { foreignKeys: [fk("item_club_fk", ["teamId"], "club", ["id"])] },
+      "the foreign key refers to another table",
+    ],
+    [{ join: { foreignColumnName: "code" } }, "the join reads another unique column than the key refers to"],
+    [
+      { foreignKeys: [composite], join: { localColumnName: "orgId", foreignColumnName: "orgId" } },
+      "a column of a composite key that is not unique alone: the join adds rows",
+    ],
+    [{ before: [twin], join: { localTableAlias: "twin" } }, "the join reaches through another join"],
+    [
+      team(policy("not_mine", [{ ...pin("team", "id", "teamId"), operator: "!=" }])),
+      "the team's condition compares otherwise than equal",
+    ],
+    [
+      { teamIdColumn: column("teamId", "BIGINT", { isNullable: true }) },
+      "a nullable key column: the foreign key checks no row where it is NULL",
+    ],
+    [
+      { foreignKeys: [composite], ...item(policy("org", [pin("item", "orgId", "orgId")])) },
+      "the team's pin is on a column the item's policy does not pin",
+    ],
+    [team(policy("open", [open()])), "the team's policy asks what the item's does not imply"],
+    [
+      team(policy("mine_and_open", [pin("team", "id", "teamId"), open("AND")])),
+      "the pin with more in its group",
+    ],
+    [
+      team(policy("mine", [pin("team", "id", "teamId")], { roles: ["admin"] })),
+      "the team's policy is for one role",
+    ],
+    [
+      team(policy("mine", [pin("team", "id", "teamId")], { scopes: ["read"] })),
+      "the team's policy asks a scope",
+    ],
+    [team(policy("org", [pin("team", "id", "orgId")])), "the team's policy pins another global"],
+    [item(), "the item has no policies: every item is visible, not every team"],
+    [item(...ITEM_PIN, policy("all", [])), "another policy shows every item"],
+    [
+      item(policy("mine_or_named", [pin("item", "teamId", "teamId"), named("OR")])),
+      "an OR group without the pin",
+    ],
+    [{ teamIdColumn: column("teamId", "INTEGER") }, "the global cast to another type on each side"],
+  ];
+  for (const [parts, why] of cases) t.notOk(implied(t, parts), why);
 });
 
 // Over HTTP: an implied join left out changes no answer, and a join that is not implied still
@@ -332,14 +261,7 @@ const httpSchema = {
     table("team", [id(), column("name", "TEXT")], { policies: TEAM_PIN }),
     // Visible when open: not implied by anything the item's policy says.
     table("club", [id(), column("name", "TEXT"), column("open", "BOOLEAN")], {
-      policies: [
-        {
-          name: "open",
-          roles: [],
-          scopes: [],
-          where: [{ tableName: "club", columnName: "open", operator: "IS", value: "TRUE" }],
-        },
-      ],
+      policies: [policy("open", [cond("club", "open", "IS", "TRUE")])],
     }),
     table("guild", [id(), column("name", "TEXT")]),
     table(
