@@ -84,6 +84,11 @@ export interface CompiledQuery {
   countFrom: Sql;
   plainCountFrom: Sql;
   /**
+   * `from` for a count under a where that may read any join (a filter, a cursor's condition):
+   * every join, an INNER join that decides no row written LEFT (impliedJoin.ts).
+   */
+  filteredCountFrom: Sql;
+  /**
    * `from` with each join as a probe by its unique key, `LEFT JOIN LATERAL (SELECT ... WHERE <ON>
    * OFFSET 0) ... ON true`, where every join adds at most one row and neither the where nor the
    * order reads a joined table: then only the rows a LIMIT keeps are joined, each by an index
@@ -133,21 +138,32 @@ export function compileQuery(
   checks.useTable(base.table);
   const from: Sql[] = [sourceSql(model.table(spec.table), spec.table)];
   const plainFrom: Sql[] = [sql`${tableRef(spec.table)} AS ${ident(spec.table)}`];
-  const joinPieces: { alias: string; type: JoinType; source: Sql; on: Sql; masked: Sql; plain: Sql }[] = [];
+  const joinPieces: {
+    alias: string;
+    type: JoinType;
+    source: Sql;
+    on: Sql;
+    masked: Sql;
+    counted: Sql;
+    plain: Sql;
+  }[] = [];
   for (const j of spec.joins) {
     const source = scope.add(j.alias, j.table);
     checks.useTable(source.table);
     const on = joinOn(j, scope);
     const masked = sourceSql(model.table(j.table), j.alias);
+    const implied = joinImpliedByPolicies(j, scope);
     joinPieces.push({
       alias: j.alias,
       type: j.type,
       source: masked,
       on,
       masked: sql`${nl(indent)}${JOIN_SQL[j.type]} ${masked} ON ${on}`,
-      // Over the tables themselves, a join that decides no row (impliedJoin.ts) is LEFT: Postgres
-      // then leaves it out wherever nothing reads the joined table (a page's keys, its count).
-      plain: sql`${nl(indent)}${JOIN_SQL[joinImpliedByPolicies(j, scope) ? "LEFT" : j.type]} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`,
+      // A join that decides no row (impliedJoin.ts) is LEFT where rows are only counted or
+      // chosen: Postgres then leaves it out wherever nothing reads the joined table (a page's
+      // keys, its count).
+      counted: sql`${nl(indent)}${JOIN_SQL[implied ? "LEFT" : j.type]} ${masked} ON ${on}`,
+      plain: sql`${nl(indent)}${JOIN_SQL[implied ? "LEFT" : j.type]} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`,
     });
   }
   const joinClauses = join(
@@ -210,6 +226,7 @@ export function compileQuery(
     from: join([...from, joinClauses], ""),
     plainFrom: join([...plainFrom, ...joinPieces.map((p) => p.plain)], ""),
     countFrom: join([...from, ...counted.map((p) => p.masked)], ""),
+    filteredCountFrom: join([...from, ...joinPieces.map((p) => p.counted)], ""),
     plainCountFrom: join([...plainFrom, ...counted.map((p) => p.plain)], ""),
     joinClauses,
     joins: joinPieces.map(({ source, on }) => ({ source, on })),

@@ -156,11 +156,12 @@ export function countedTotalPieces(q: CompiledQuery, indent: string): string[] {
 /**
  * `(SELECT count(*) FROM (<the route's rows where countWhere>) AS _api_c)`. Under the route's own
  * where (no `countWhere`) the count leaves out the joins it does not need (select.ts countFrom);
- * a filter may read them.
+ * a filter may read them, so under one it keeps them, those that decide no row as LEFT joins
+ * (select.ts filteredCountFrom) that Postgres leaves out when nothing reads them.
  */
 export function countedTotal(q: CompiledQuery, indent: string, countWhere: Sql | undefined): Sql {
   const rows = `${indent}    `;
-  const where = countWhere ? { where: countWhere } : { from: q.countFrom };
+  const where = countWhere ? { where: countWhere, from: q.filteredCountFrom } : { from: q.countFrom };
   const countSelect = selectSql(q, rows, { ...where, select: countSelectList(q) });
   return sql`(SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(`${indent}  `)}) AS _api_c)`;
 }
