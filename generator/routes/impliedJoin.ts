@@ -24,7 +24,7 @@
 
 import { orOfAnds } from "../api/conditions.ts";
 import { castTypeOf } from "../api/globals.ts";
-import type { Join, Table, WhereCondition } from "../schema/types.ts";
+import type { Join, Policy, WhereCondition } from "../schema/types.ts";
 import { classifyValue } from "../schema/values.ts";
 import type { QueryScope } from "./scope.ts";
 import { joinsOneRow } from "./unique.ts";
@@ -35,14 +35,14 @@ export function joinImpliedByPolicies(j: Join, scope: QueryScope): boolean {
   if (j.type !== "INNER" || j.localColumnName === undefined) return false;
   const base = scope.base;
   if ((j.localTableAlias ?? base.name) !== base.name) return false;
-  const parent = scope.model.table(j.table).table;
-  if (!joinsOneRow(j, parent)) return false;
-  const child = base.table;
+  const parent = scope.model.table(j.table);
+  if (!joinsOneRow(j, parent.table)) return false;
+  const child = scope.model.table(base.table.name);
   const local = j.localColumnName;
-  return child.foreignKeys.some((fk) => {
+  return child.table.foreignKeys.some((fk) => {
     const at = fk.columns.indexOf(local);
     if (fk.refTable !== parent.name || at < 0 || fk.refColumns[at] !== j.foreignColumnName) return false;
-    if (!fk.columns.every((c) => column(child, c)?.isNullable === false)) return false;
+    if (!fk.columns.every((c) => child.column(c)?.nullable === false)) return false;
     if (parent.policies.length === 0) return true;
     return parent.policies.some(
       (policy) =>
@@ -55,19 +55,19 @@ export function joinImpliedByPolicies(j: Join, scope: QueryScope): boolean {
             const i = fk.refColumns.indexOf(pinned.column);
             const paired = fk.columns[i];
             if (i < 0 || paired === undefined) return false;
-            const [y, x] = [column(child, paired), column(parent, pinned.column)];
-            if (!y || !x || castTypeOf(y) !== castTypeOf(x)) return false;
-            return everyGroupPins(child, paired, pinned.global);
+            const [y, x] = [child.column(paired), parent.column(pinned.column)];
+            if (!y || !x || castTypeOf(y.column) !== castTypeOf(x.column)) return false;
+            return everyGroupPins(child.policies, paired, pinned.global);
           })),
     );
   });
 }
 
-/** Every OR group of every policy of `table` holds `table.column = #global` (false without policies). */
-function everyGroupPins(table: Table, columnName: string, global: string): boolean {
+/** Every OR group of every one of `policies` holds `column = #global` (false without policies). */
+function everyGroupPins(policies: readonly Policy[], columnName: string, global: string): boolean {
   return (
-    table.policies.length > 0 &&
-    table.policies.every(
+    policies.length > 0 &&
+    policies.every(
       (policy) =>
         // No conditions: the policy shows every row.
         policy.where.length > 0 &&
@@ -93,8 +93,4 @@ function globalPin(c: WhereCondition): { column: string; global: string } | unde
   return form.kind === "global" && form.name !== "scopes"
     ? { column: c.columnName, global: form.name }
     : undefined;
-}
-
-function column(table: Table, name: string) {
-  return table.columns.find((c) => c.name === name);
 }

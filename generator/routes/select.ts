@@ -147,23 +147,25 @@ export function compileQuery(
     counted: Sql;
     plain: Sql;
   }[] = [];
+  // The INNER joins that decide no row (impliedJoin.ts): LEFT where rows are only counted or
+  // chosen, so Postgres leaves them out wherever nothing reads the joined table (a page's keys,
+  // its count).
+  const implied = new Set<string>();
   for (const j of spec.joins) {
     const source = scope.add(j.alias, j.table);
     checks.useTable(source.table);
     const on = joinOn(j, scope);
     const masked = sourceSql(model.table(j.table), j.alias);
-    const implied = joinImpliedByPolicies(j, scope);
+    if (joinImpliedByPolicies(j, scope)) implied.add(j.alias);
+    const countedJoin = JOIN_SQL[implied.has(j.alias) ? "LEFT" : j.type];
     joinPieces.push({
       alias: j.alias,
       type: j.type,
       source: masked,
       on,
       masked: sql`${nl(indent)}${JOIN_SQL[j.type]} ${masked} ON ${on}`,
-      // A join that decides no row (impliedJoin.ts) is LEFT where rows are only counted or
-      // chosen: Postgres then leaves it out wherever nothing reads the joined table (a page's
-      // keys, its count).
-      counted: sql`${nl(indent)}${JOIN_SQL[implied ? "LEFT" : j.type]} ${masked} ON ${on}`,
-      plain: sql`${nl(indent)}${JOIN_SQL[implied ? "LEFT" : j.type]} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`,
+      counted: sql`${nl(indent)}${countedJoin} ${masked} ON ${on}`,
+      plain: sql`${nl(indent)}${countedJoin} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`,
     });
   }
   const joinClauses = join(
@@ -184,7 +186,7 @@ export function compileQuery(
       )
     : undefined;
   const properties = spec.properties.map((p) => property(p, scope, model, checks, `${indent}    `, form));
-  const neutral = countNeutralJoins(spec, scope, countedRaws(properties));
+  const neutral = countNeutralJoins(spec, scope, countedRaws(properties), implied);
   const counted = joinPieces.filter((p) => !neutral.has(p.alias));
   const members: Member[] = properties.map((p) => {
     const access = p.kind === "column" ? columnAccess(p.column) : undefined;
@@ -269,11 +271,16 @@ export function countedRaws(properties: readonly Property[]): Sql[] {
 /**
  * The aliases of the joins a count of the query's rows under its own where can leave out: LEFT
  * joins on a unique key of the joined table (at most one match, and a row without one is kept)
- * and INNER joins that decide no row (impliedJoin.ts), that neither the where, the groupBy, another join, nor a raw selector the count evaluates
- * (`raws`) reads.
+ * and the INNER joins that decide no row (`implied`, impliedJoin.ts), that neither the where, the
+ * groupBy, another join, nor a raw selector the count evaluates (`raws`) reads.
  * Raw SQL counts as reading an alias when it may name it (rawSql.ts mayName).
  */
-function countNeutralJoins(spec: QuerySpec, scope: QueryScope, raws: readonly Sql[]): Set<string> {
+function countNeutralJoins(
+  spec: QuerySpec,
+  scope: QueryScope,
+  raws: readonly Sql[],
+  implied: ReadonlySet<string>,
+): Set<string> {
   const texts = [
     ...spec.where.flatMap((c) => (c.custom === undefined ? [] : [c.custom])),
     ...spec.joins.flatMap((j) => (j.custom === undefined ? [] : [j.custom])),
@@ -288,9 +295,9 @@ function countNeutralJoins(spec: QuerySpec, scope: QueryScope, raws: readonly Sq
     spec.joins
       .filter(
         (j) =>
-          (j.type === "LEFT"
-            ? joinsOneRow(j, scope.model.table(j.table).table)
-            : joinImpliedByPolicies(j, scope)) && !read(j.alias),
+          (j.type === "LEFT" || implied.has(j.alias)) &&
+          joinsOneRow(j, scope.model.table(j.table).table) &&
+          !read(j.alias),
       )
       .map((j) => j.alias),
   );
