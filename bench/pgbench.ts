@@ -44,7 +44,8 @@ export function boundValues(sql: string, values: unknown[]): { sql: string; vars
 
 /**
  * Transactions per second of `sql` over `seconds`, or undefined when pgbench failed; its sessions
- * plan in `planCacheMode` when given (as the hand-written server's do, bench/sql.ts).
+ * start with `settings` (`plan_cache_mode` as the hand-written server's sessions have it,
+ * bench/sql.ts; `role` and the caller's context for a statement under row security).
  */
 export function pgbenchTps(
   binary: string,
@@ -53,7 +54,7 @@ export function pgbenchTps(
   seconds: number,
   clients: number,
   vars: Record<string, string> = {},
-  planCacheMode?: string,
+  settings: Record<string, string> = {},
 ): { tps?: number; error?: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-pgbench-"));
   try {
@@ -89,7 +90,7 @@ export function pgbenchTps(
         env: {
           ...process.env,
           PGPASSWORD: decodeURIComponent(u.password),
-          ...(planCacheMode ? { PGOPTIONS: `-c plan_cache_mode=${planCacheMode}` } : {}),
+          ...(Object.keys(settings).length > 0 ? { PGOPTIONS: startupOptions(settings) } : {}),
         },
       },
     );
@@ -102,4 +103,28 @@ export function pgbenchTps(
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `settings` as libpq's startup options (PGOPTIONS): `-c name=value`, spaces and backslashes escaped. */
+export function startupOptions(settings: Record<string, string>): string {
+  const escaped = (text: string) => text.replace(/[\\ ]/g, (c) => `\\${c}`);
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${escaped(name)}=${escaped(value)}`)
+    .join(" ");
+}
+
+/**
+ * The session settings that run a hand-written statement as the route functions read: as
+ * api_owner, under the app's row security, with the caller's context in the settings the route
+ * functions set (generator/api/context.ts: the whole JSON and each key, `scopes` as JSON text).
+ */
+export function rowSecuritySettings(
+  caller: Record<string, unknown>,
+  keys: readonly string[],
+): Record<string, string> {
+  const text = (value: unknown) =>
+    value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
+  const settings: Record<string, string> = { role: "api_owner", "api.ctx": JSON.stringify(caller) };
+  for (const key of keys) settings[`api.ctx.${key}`] = text(caller[key]);
+  return settings;
 }

@@ -17,6 +17,7 @@ import { readAppSchema } from "../app/load.ts";
 import { createDatabase, withClient } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { freePort, providePostgres } from "../db/postgres.ts";
+import { contextKeys } from "../generator/api/context.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
 import { APPS, type AppName, type Case, type Claims, cases, examplePool, REPO } from "./cases.ts";
 import {
@@ -27,7 +28,7 @@ import {
   ownTreeCpuSeconds,
   rssMb,
 } from "./measure.ts";
-import { boundValues, findPgbench, pgbenchTps } from "./pgbench.ts";
+import { boundValues, findPgbench, pgbenchTps, rowSecuritySettings } from "./pgbench.ts";
 import { percentile } from "./realtimeLoad.ts";
 import { type Machine, type Result, writeReport } from "./report.ts";
 import { planCacheMode } from "./sql.ts";
@@ -52,6 +53,8 @@ const ONLY = process.env.BENCH_ONLY ?? "";
 const WARMUP_SECONDS = 2;
 
 type Target = "gateway" | "baseline";
+/** The pgbench statements: the two servers', and the hand-written one under row security. */
+type Ceiling = Target | "underRls";
 
 const started = Date.now();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-bench-pg-"));
@@ -182,14 +185,22 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
           JSON.stringify(c.ceiling.params),
           JSON.stringify(ctx),
         ]);
-        const hand = { ...boundValues(c.ceiling.sql, c.ceiling.values), mode: planCacheMode(c.ceiling.sql) };
+        const planning = { plan_cache_mode: planCacheMode(c.ceiling.sql) };
+        const hand = { ...boundValues(c.ceiling.sql, c.ceiling.values), settings: planning };
+        // The same statement under the app's row security: what its policies cost without the
+        // generated code (bench/pgbench.ts rowSecuritySettings).
+        const underRls = {
+          ...hand,
+          settings: { ...planning, ...rowSecuritySettings(ctx, contextKeys(schema)) },
+        };
         // Alternating runs, the median of each side's: one run of each read a passing autovacuum
         // or a noisy second as a difference between the statements.
-        const tps: Record<Target, number[]> = { gateway: [], baseline: [] };
+        const tps: Record<Ceiling, number[]> = { gateway: [], baseline: [], underRls: [] };
         for (let round = 0; round < PGBENCH_ROUNDS; round++) {
           for (const [target, statement] of [
-            ["gateway", { ...call, mode: undefined }],
+            ["gateway", { ...call, settings: {} }],
             ["baseline", hand],
+            ["underRls", underRls],
           ] as const) {
             const run = pgbenchTps(
               pgbench,
@@ -198,7 +209,7 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
               PGBENCH_SECONDS,
               4,
               statement.vars,
-              statement.mode,
+              statement.settings,
             );
             if (run.tps !== undefined) tps[target].push(run.tps);
             // Once per case and error, not once per run: a failing statement fails all three.
@@ -206,7 +217,11 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
             if (run.error && !notes.includes(note)) notes.push(note);
           }
         }
-        result.pgbench = { gateway: middle(tps.gateway), baseline: middle(tps.baseline) };
+        result.pgbench = {
+          gateway: middle(tps.gateway),
+          baseline: middle(tps.baseline),
+          underRls: middle(tps.underRls),
+        };
       }
       results.push(result);
       console.log(summaryLine(result));
