@@ -396,7 +396,9 @@ function summaryLine(r: Result): string {
     `  ${r.name}\n    gateway ${g.rps.toFixed(0)} req/s (p50 ${g.p50} ms, p99 ${g.p99} ms), ` +
     `hand-written ${b.rps.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms), ratio ${(g.rps / b.rps).toFixed(2)}; ` +
     `CPU us/request server ${g.cpu.toFixed(0)} vs ${b.cpu.toFixed(0)}, Postgres ${g.pgCpu.toFixed(0)} vs ${b.pgCpu.toFixed(0)}` +
-    (r.pgbench ? `; pgbench ${r.pgbench.gateway?.toFixed(0)} vs ${r.pgbench.baseline?.toFixed(0)} tps` : "")
+    (r.pgbench
+      ? `; pgbench ${r.pgbench.gateway?.toFixed(0)} vs ${r.pgbench.baseline?.toFixed(0)} tps (${r.pgbench.underRls?.toFixed(0)} under row security)`
+      : "")
   );
 }
 
