@@ -1,6 +1,7 @@
 // The database ceiling of `make bench`: pgbench runs one statement as fast as Postgres can
 // (prepared, no HTTP, no Node), for the gateway's own statement (the route function call) and
-// for the hand-written one. Skipped with a message when no pgbench binary is found.
+// for the hand-written one, plain and under the app's row security (rowSecuritySettings).
+// Skipped with a message when no pgbench binary is found.
 
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";

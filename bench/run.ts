@@ -3,7 +3,8 @@
 // cluster. Per case: both servers' answers checked identical first, then autocannon rounds
 // alternating between them; throughput, p50/p99 latency, the gateway's RSS, each server's CPU and
 // the cluster's CPU while it ran; then pgbench on the gateway's statement and the hand-written
-// one (the database ceiling). BENCH_WRITE_DOCS=1 writes docs/benchmarks.md.
+// one, plain and under the app's row security (the database ceiling). BENCH_WRITE_DOCS=1 writes
+// docs/benchmarks.md.
 
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
