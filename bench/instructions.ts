@@ -303,11 +303,13 @@ ${ladderTable(steps)}
   split in two: the app's policies (the difference between the two hand-written columns) and
   what the generated function adds (\`ratio to it\`, the figure the generated SQL can move).
 - ratio: hand-written instructions over the gateway's (1.00: as cheap as the ceiling).
-  Instructions are not time: they leave out cache misses and what ten busy backends on two cores
-  cost each other (docs/performance.md "Concurrency"), so pgbench's ceiling ratio on
-  [benchmarks](benchmarks.md) is lower where a request runs more distinct statements. What they
-  give is a figure that repeats on a busy machine, to weigh a change to the generated SQL in one
-  run.
+  Instructions are not time: they leave out cache misses (a route function misses the first-level
+  caches two to five times as often per instruction as the hand-written statement,
+  docs/performance.md "Time, not instructions") and what ten busy backends on two cores cost each
+  other (docs/performance.md "Concurrency"), so pgbench's ceiling ratio on
+  [benchmarks](benchmarks.md) is lower where a request runs more distinct statements: read the
+  ratios here as upper bounds. What they give is a figure that repeats on a busy machine, to weigh
+  a change to the generated SQL in one run.
 `;
 }
 
