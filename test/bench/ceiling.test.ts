@@ -12,7 +12,8 @@ import { contextKeys } from "../../generator/api/context.ts";
 import { testDatabase } from "../harness/db.ts";
 import { REPO } from "../harness/templates.ts";
 
-const KEYS = contextKeys({ globalParams: ["companyId", "userId"] });
+const EXAMPLE_SCHEMA = JSON.parse(fs.readFileSync(path.join(REPO, "example/api.schema.json"), "utf8"));
+const KEYS = contextKeys(EXAMPLE_SCHEMA);
 
 /** A session started with `settings`, ended before the test's database is dropped. */
 async function session(url: string, settings: Record<string, string>, open: pg.Client[]): Promise<pg.Client> {
