@@ -7,6 +7,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { contextSettings } from "../generator/api/context.ts";
+import { API_OWNER } from "../generator/api/names.ts";
 
 export function findPgbench(): string | undefined {
   const candidates = ["pgbench"];
@@ -117,15 +119,11 @@ export function startupOptions(settings: Record<string, string>): string {
 /**
  * The session settings that run a hand-written statement as the route functions read: as
  * api_owner, under the app's row security, with the caller's context in the settings the route
- * functions set (generator/api/context.ts: the whole JSON and each key, `scopes` as JSON text).
+ * functions set (generator/api/context.ts contextSettings).
  */
 export function rowSecuritySettings(
   caller: Record<string, unknown>,
   keys: readonly string[],
 ): Record<string, string> {
-  const text = (value: unknown) =>
-    value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
-  const settings: Record<string, string> = { role: "api_owner", "api.ctx": JSON.stringify(caller) };
-  for (const key of keys) settings[`api.ctx.${key}`] = text(caller[key]);
-  return settings;
+  return { role: API_OWNER, ...contextSettings(caller, keys) };
 }

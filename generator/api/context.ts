@@ -78,6 +78,21 @@ export function setContextCalls(
   return join(calls, ",\n    ");
 }
 
+/**
+ * The settings setContextCalls writes (with `whole`), as name and value, for a context known in
+ * TypeScript: a session started with them reads as that caller (bench/pgbench.ts).
+ */
+export function contextSettings(
+  ctx: Record<string, unknown>,
+  keys: readonly string[],
+): Record<string, string> {
+  const text = (value: unknown) =>
+    value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
+  const settings: Record<string, string> = { [CONTEXT_SETTING]: JSON.stringify(ctx) };
+  for (const key of keys) settings[keySetting(key)] = text(ctx[key]);
+  return settings;
+}
+
 /** The plpgsql variable that takes the `set_config` results of contextAssignment. */
 export const CONTEXT_VARIABLE = "_api_ctx_set";
 
