@@ -167,6 +167,7 @@ export function buildGateway({
     const run = compileStandardRoute(modelRoute, {
       maxPerPage: config.maxPerPage,
       globalParams: schema.globalParams,
+      model,
       ...(config.preparedStatements === false ? { preparedStatements: false } : {}),
       ...(write ? { write } : {}),
     });

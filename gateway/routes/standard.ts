@@ -4,12 +4,12 @@
 // PG_PREPARED_STATEMENTS=0, docs/scaling.md), whose json text is the body (run by
 // gateway/cellQuery.ts).
 
-import type { ModelRoute } from "../../generator/model/index.ts";
+import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { TOTAL_MODES } from "../../generator/model/paging.ts";
 import type { StandardRoute } from "../../generator/schema/types.ts";
 import { ident } from "../../generator/sql/sql.ts";
 import { type AuthResult, checkRoute } from "../auth/context.ts";
-import { cellStatement } from "../cellQuery.ts";
+import { type CellStatement, cellStatement } from "../cellQuery.ts";
 import { ApiError, type ErrorDetails, fromRouteFunctionError, type WriteErrorContext } from "../errors.ts";
 import { type ColumnRules, columnRules } from "../filter/columnRules.ts";
 import { checkFilterColumns, type FilterExpr, parseFilter } from "../filter/parse.ts";
@@ -17,6 +17,7 @@ import type { StatementRunner } from "../readPool.ts";
 import { compileRequest, validationError } from "../request/index.ts";
 import { compileCtxJson } from "./ctxJson.ts";
 import { deprecationHeaders } from "./deprecation.ts";
+import { compilePagedStatements } from "./pagedStatement.ts";
 
 export interface RouteRequest {
   query: Record<string, string | string[]>;
@@ -36,6 +37,11 @@ export interface RouteReply {
 export interface StandardRouteOptions {
   maxPerPage: number;
   globalParams: string[];
+  /**
+   * PAGED routes: the model, for the gateway's own statements of filtered and sorted pages
+   * (pagedStatement.ts). Without it the route function answers every request.
+   */
+  model?: Model;
   /** Unnamed statements when false (PG_PREPARED_STATEMENTS=0: a pooler that cannot keep them). */
   preparedStatements?: boolean;
   /** Write routes: the body's values against their columns, and the constraint map for errors. */
@@ -62,6 +68,13 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
   const headers = { "content-type": "application/json; charset=utf-8", ...deprecation };
   const paged = route.type === "PAGED";
   const ctxJson = compileCtxJson(options.globalParams);
+  let ownStatement =
+    paged && options.model
+      ? compilePagedStatements(options.model, modelRoute, {
+          schema: { globalParams: options.globalParams },
+          preparedStatements: options.preparedStatements !== false,
+        })
+      : undefined;
 
   async function run(db: StatementRunner, auth: AuthResult, request: RouteRequest): Promise<RouteReply> {
     const denied = checkRoute(access, auth);
@@ -103,15 +116,36 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
     if (!empty && hasNul(params)) {
       throw new ApiError("BAD_REQUEST", "Request values must not contain the NUL character (U+0000)");
     }
-    const values = [empty ? "{}" : JSON.stringify(params), ctxJson(auth)];
+    const ctx = ctxJson(auth);
+    const own = ownStatement?.({ params, filter: params.filter as FilterExpr | undefined, auth, ctx });
+    let body = own ? await ownPage(db, own) : undefined;
+    if (body === undefined) {
+      const values = [empty ? "{}" : JSON.stringify(params), ctx];
+      try {
+        const result = await db.query(cellStatement(statementName, statementText, values));
+        body = (result.rows[0] as unknown[])[0] as string;
+      } catch (error) {
+        throw fromRouteFunctionError(error, options.write?.errors);
+      }
+    }
+    if (countMode)
+      return { status: 200, headers: { ...headers, "preference-applied": `count=${countMode}` }, body };
+    return { status: 200, headers, body };
+  }
+
+  /** The gateway's own page (pagedStatement.ts), or undefined when the route function is to answer. */
+  async function ownPage(db: StatementRunner, statement: CellStatement): Promise<string | undefined> {
     try {
-      const result = await db.query(cellStatement(statementName, statementText, values));
-      const body = (result.rows[0] as unknown[])[0] as string;
-      if (countMode)
-        return { status: 200, headers: { ...headers, "preference-applied": `count=${countMode}` }, body };
-      return { status: 200, headers, body };
+      const result = await db.query(statement);
+      return (result.rows[0] as unknown[])[0] as string;
     } catch (error) {
-      throw fromRouteFunctionError(error, options.write?.errors);
+      // A filter value that does not cast (class 22), or raw SQL of the schema that api_gateway
+      // may not run (class 42: then never again for this route): the function answers, with its
+      // own message where the request is wrong.
+      const code = String((error as { code?: unknown }).code ?? "");
+      if (code.startsWith("42")) ownStatement = undefined;
+      else if (!code.startsWith("22")) throw fromRouteFunctionError(error);
+      return undefined;
     }
   }
   return Object.assign(run, { deprecation });

@@ -77,7 +77,7 @@ export function routeFunctionStatementsFor(
 }
 
 /** The route's query as the compiler reads it. */
-function querySpec(route: StandardRoute): QuerySpec {
+export function querySpec(route: StandardRoute): QuerySpec {
   return {
     table: route.table,
     joins: route.joins,

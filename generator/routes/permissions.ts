@@ -97,6 +97,17 @@ export class Checks {
     this.whole = true;
   }
 
+  /**
+   * Whether a caller passes every check after the route rule (each table rule, and "every
+   * column hidden"), `allowed` deciding each rule as allowedCall does in SQL.
+   */
+  passes(allowed: (rule: Access) => boolean): boolean {
+    return (
+      [...this.tables.values()].every(allowed) &&
+      [...this.allHidden.values()].every((rules) => rules.some(allowed))
+    );
+  }
+
   /** What running the query reads of the caller context through the settings. */
   get context(): ContextUse {
     return { whole: this.whole, keys: [...this.keys].sort() };

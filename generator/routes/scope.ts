@@ -6,6 +6,7 @@
 import type { Model } from "../model/index.ts";
 import { primaryKey } from "../schema/index.ts";
 import type { Column, Table } from "../schema/types.ts";
+import type { Through } from "./source.ts";
 
 export interface Source {
   /** The name the query knows it by: the base table's name or a join's alias. */
@@ -16,11 +17,17 @@ export interface Source {
 export class QueryScope {
   readonly sources: Source[] = [];
 
+  /** What the query's FROM items read (source.ts); a subquery reads as its enclosing query does. */
+  readonly through: Through;
+
   /** `depth` 0 is a route's query; each subquery level adds one. */
   constructor(
     readonly model: Model,
     readonly parent?: QueryScope,
-  ) {}
+    through?: Through,
+  ) {
+    this.through = through ?? parent?.through ?? "tables";
+  }
 
   get depth(): number {
     return this.parent ? this.parent.depth + 1 : 0;

@@ -23,14 +23,13 @@ import type {
 } from "../schema/types.ts";
 import { classifyValue } from "../schema/values.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
-import { tableRef } from "../tables/names.ts";
 import { joinImpliedByPolicies } from "./impliedJoin.ts";
 import { nl } from "./layout.ts";
 import { type Member, type ObjectForm, objectSql } from "./object.ts";
 import { type Access, type Checks, isRestricted } from "./permissions.ts";
 import { isScalarSubquery, mayName, rawSql } from "./rawSql.ts";
 import { primaryKeyColumns, QueryScope, type Source } from "./scope.ts";
-import { sourceSql } from "./source.ts";
+import { plainSourceSql, sourceSql, type Through } from "./source.ts";
 import { subquerySql } from "./subquery.ts";
 import { joinsOneRow } from "./unique.ts";
 import { whereSql } from "./where.ts";
@@ -132,12 +131,13 @@ export function compileQuery(
   indent: string,
   parent?: QueryScope,
   form: ObjectForm = "either",
+  through?: Through,
 ): CompiledQuery {
-  const scope = new QueryScope(model, parent);
+  const scope = new QueryScope(model, parent, through);
   const base = scope.add(spec.table, spec.table);
   checks.useTable(base.table);
-  const from: Sql[] = [sourceSql(model.table(spec.table), spec.table)];
-  const plainFrom: Sql[] = [sql`${tableRef(spec.table)} AS ${ident(spec.table)}`];
+  const from: Sql[] = [sourceSql(model.table(spec.table), spec.table, scope.through)];
+  const plainFrom: Sql[] = [plainSourceSql(spec.table, spec.table, scope.through)];
   const joinPieces: {
     alias: string;
     type: JoinType;
@@ -155,7 +155,7 @@ export function compileQuery(
     const source = scope.add(j.alias, j.table);
     checks.useTable(source.table);
     const on = joinOn(j, scope);
-    const masked = sourceSql(model.table(j.table), j.alias);
+    const masked = sourceSql(model.table(j.table), j.alias, scope.through);
     if (joinImpliedByPolicies(j, scope)) implied.add(j.alias);
     const countedJoin = JOIN_SQL[implied.has(j.alias) ? "LEFT" : j.type];
     joinPieces.push({
@@ -165,7 +165,7 @@ export function compileQuery(
       on,
       masked: sql`${nl(indent)}${JOIN_SQL[j.type]} ${masked} ON ${on}`,
       counted: sql`${nl(indent)}${countedJoin} ${masked} ON ${on}`,
-      plain: sql`${nl(indent)}${countedJoin} ${tableRef(j.table)} AS ${ident(j.alias)} ON ${on}`,
+      plain: sql`${nl(indent)}${countedJoin} ${plainSourceSql(j.table, j.alias, scope.through)} ON ${on}`,
     });
   }
   const joinClauses = join(

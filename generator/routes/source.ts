@@ -12,11 +12,20 @@
 // ORDER BY ... LIMIT on the other columns reach the table's indexes. Rows: row-level security binds api_owner, the
 // function's owner, on the table itself (row policies, and the table rule as a restrictive
 // policy), so no row filter is needed here.
+//
+// The gateway's own PAGED statements (gateway/routes/pagedStatement.ts) run as api_gateway, which
+// may read only the API views: compiled `through` "views", every FROM item is `api."<table>"`, whose
+// columns are masked the same way and whose rows the same policies bind (they bind api_owner, the
+// views' owner).
 
+import { viewRef } from "../api/names.ts";
 import type { ModelColumn, ModelTable } from "../model/index.ts";
 import { ident, join, type Sql, sql } from "../sql/sql.ts";
 import { tableRef } from "../tables/names.ts";
 import { allowedOnce } from "./permissions.ts";
+
+/** Whether a query reads the tables (route functions, as api_owner) or the API views (the gateway). */
+export type Through = "tables" | "views";
 
 /** Whether the table is read through a masking derived table rather than directly. */
 export const needsMask = (table: ModelTable): boolean =>
@@ -29,8 +38,14 @@ function maskedColumn(column: ModelColumn): Sql {
 }
 
 /** The FROM item for `table` under `alias`: its readable columns, each behind its column rule. */
-export function sourceSql(table: ModelTable, alias: string): Sql {
+export function sourceSql(table: ModelTable, alias: string, through: Through): Sql {
+  if (through === "views") return sql`${viewRef(table.name)} AS ${ident(alias)}`;
   if (!needsMask(table)) return sql`${tableRef(table.name)} AS ${ident(alias)}`;
   const columns = join(table.readable.map(maskedColumn));
   return sql`(SELECT ${columns} FROM ${tableRef(table.name)}) AS ${ident(alias)}`;
+}
+
+/** The FROM item for `table` without masks, for choosing rows (select.ts plainFrom): a view still masks. */
+export function plainSourceSql(table: string, alias: string, through: Through): Sql {
+  return sql`${through === "views" ? viewRef(table) : tableRef(table)} AS ${ident(alias)}`;
 }

@@ -1,0 +1,278 @@
+// The PAGED requests the gateway answers with its own statement instead of the route function: a
+// filter, a sortBy, or the NONE and RAND orders, on the first pages, with an exact total and no
+// cursor. The route function would build a query text for them at run time (generator/routes/
+// kinds/paged.ts); the gateway builds the same text, over the API views, and sends it as a
+// prepared statement of its connection: the same answer, byte for byte, in about half the time
+// (docs/performance.md "The gateway's own page statements").
+//
+// One batch, one round trip, one implicit transaction (cellQuery.ts `before`):
+// 1. the context statement: the caller's context settings (as route functions set them), and the
+//    route functions' search_path, time zone and plan cache mode, all transaction-local;
+// 2. when the filter compares a column that is not text, a check that each such value casts to its
+//    column's type: a class 22 error here sends the request to the route function, which answers
+//    with the message naming the column (api.filter_check_value);
+// 3. the page (generator/routes/kinds/pagedViews.ts), with the filter and the order spliced in.
+//
+// Only generator constants are spliced: the route's compiled text, the column map's SQL and cast
+// types, operators from a fixed table, and `$3[n]` placeholders. Every client value, a JSON key
+// included, is an element of `$3` (text[]). The text runs as api_gateway, which may read only the
+// views: their masks and the tables' row policies bind it as they bind the function. The function's
+// other checks (table rules, "every column hidden") are evaluated here first: a caller who fails
+// one gets the function, and its 403.
+//
+// Anything this does not take (the default request, deep pages, a cursor, another total mode,
+// a filter on a name the map lacks) goes to the route function, which stays the reference.
+
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import { contextKeys, setContextCalls } from "../../generator/api/context.ts";
+import type { Model, ModelRoute } from "../../generator/model/index.ts";
+import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";
+import type { Entry } from "../../generator/routes/filter.ts";
+import { KEYS_FIRST_FROM_OFFSET } from "../../generator/routes/kinds/paged.ts";
+import { type ViewsPage, viewsPage } from "../../generator/routes/kinds/pagedViews.ts";
+import { ALL_CAST_TYPES, castSql } from "../../generator/routes/values.ts";
+import type { Schema, StandardRoute } from "../../generator/schema/types.ts";
+import { join, literal, sql } from "../../generator/sql/sql.ts";
+import { type AuthResult, allowedFor } from "../auth/context.ts";
+import { type CellStatement, cellStatement, type Step } from "../cellQuery.ts";
+import { preparedName } from "../custom/preparedTexts.ts";
+import type { FilterExpr } from "../filter/ast.ts";
+
+/** Parameter types of the page's text: the request ($1), the caller ($2), the filter's values ($3). */
+const JSONB = 3802;
+const TEXT_ARRAY = 1009;
+const PAGE_TYPES = [JSONB, JSONB, TEXT_ARRAY];
+
+const COMPARISONS: Record<string, string> = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" };
+
+/**
+ * Casts each value of `$1` to the type named beside it in `$2`, every type its own branch (the
+ * type is never read as SQL): a value that does not cast raises a class 22 error.
+ */
+const CHECK_TEXT = sql`SELECT count(CASE u.t ${join(
+  ALL_CAST_TYPES.filter((t) => t !== "text").map(
+    (t) => sql`WHEN ${literal(t)} THEN CAST(u.v AS ${castSql(t)})::text`,
+  ),
+  " ",
+)} END) FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS u(v, t)`.toString();
+
+const hashed = (prefix: string, text: string) =>
+  `${prefix}_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+
+export interface PagedRequest {
+  params: Record<string, unknown>;
+  /** The parsed filter (the gateway already checked that the caller may use each column). */
+  filter: FilterExpr | undefined;
+  auth: AuthResult;
+  /** The caller context's JSON, as the route function gets it. */
+  ctx: string;
+}
+
+/**
+ * The route's own statement for a request, or undefined when the route function answers it.
+ * Undefined for a route that has none.
+ */
+export type PagedStatements = (request: PagedRequest) => CellStatement | undefined;
+
+export function compilePagedStatements(
+  model: Model,
+  modelRoute: ModelRoute,
+  options: { schema: Pick<Schema, "globalParams">; preparedStatements: boolean },
+): PagedStatements | undefined {
+  const route = modelRoute.route as StandardRoute;
+  if (route.type !== "PAGED" || (route.total ?? "exact") !== "exact") return undefined;
+  const page = viewsPage(model, modelRoute);
+  const context = contextStatement(options.schema, options.preparedStatements);
+  const check = { name: options.preparedStatements ? hashed("api_check", CHECK_TEXT) : undefined };
+  const texts = textCache(page);
+  return (request) => {
+    const { params, filter, auth } = request;
+    if (!takes(params, filter)) return undefined;
+    if (!page.checks.passes((rule) => allowedFor(rule, auth))) return undefined;
+    const values: string[] = [];
+    const typed: { value: string; type: string }[] = [];
+    let where = page.where;
+    if (filter) {
+      const clause = filterSql(filter, page.columns, values, typed);
+      if (clause === undefined) return undefined;
+      where = `${where} AND ${clause}`;
+    }
+    const order = orderSql(page, params);
+    if (order === undefined) return undefined;
+    const text = texts.get(
+      where,
+      order,
+      page.rules.every((rule) => allowedFor(rule, auth)),
+    );
+    const before: Step[] = [
+      { ...context, values: [request.ctx, values.length === 0 ? "force_generic_plan" : "auto"] },
+    ];
+    if (typed.length > 0) {
+      before.push({
+        name: check.name,
+        text: CHECK_TEXT,
+        values: [textArray(typed.map((v) => v.value)), textArray(typed.map((v) => v.type))],
+      });
+    }
+    const named = options.preparedStatements
+      ? (connection: pg.Connection) => preparedName(connection, text)
+      : undefined;
+    return cellStatement(undefined, text, [JSON.stringify(params), request.ctx, textArray(values)], {
+      before,
+      paramTypes: PAGE_TYPES,
+      ...(named ? { named } : {}),
+    });
+  };
+}
+
+/** Texts the route's pages were built from, each kept as one string (see textCache). */
+const TEXTS_KEPT = 256;
+
+/**
+ * The page texts already built, by where, order and object form: a request that repeats one gets
+ * the same string, so it is not built again (a few kilobytes), and the lookup of its prepared
+ * statement (preparedName, a map keyed by the text) hashes it once, not on every request.
+ * Forgotten all at once when full: filters with other shapes are built anew.
+ */
+function textCache(page: ViewsPage) {
+  const kept = new Map<string, string>();
+  return {
+    get(where: string, order: string, allVisible: boolean): string {
+      const key = `${allVisible ? "all" : "some"}\0${where}\0${order}`;
+      let text = kept.get(key);
+      if (text === undefined) {
+        if (kept.size >= TEXTS_KEPT) kept.clear();
+        text = page.text(where, order, allVisible);
+        kept.set(key, text);
+      }
+      return text;
+    },
+  };
+}
+
+/**
+ * A request the function would build a text for (a filter, a sortBy, the NONE or RAND order), on
+ * a page the one-statement form serves (deeper ones take the function's keys-first form), with
+ * an exact total and no cursor.
+ */
+function takes(params: Record<string, unknown>, filter: FilterExpr | undefined): boolean {
+  if ("after" in params || ("$count" in params && params.$count !== "exact")) return false;
+  const sortBy = params.sortBy;
+  const order = params.sortOrder;
+  if (!filter && (typeof sortBy !== "string" || sortBy === "") && order !== "NONE" && order !== "RAND")
+    return false;
+  const pageNumber = params.page ?? 1;
+  const perPage = params.perPage ?? DEFAULT_PER_PAGE;
+  if (!Number.isSafeInteger(pageNumber) || !Number.isSafeInteger(perPage)) return false;
+  return (pageNumber as number) >= 1 && (perPage as number) >= 1
+    ? ((pageNumber as number) - 1) * (perPage as number) < KEYS_FIRST_FROM_OFFSET
+    : false;
+}
+
+/**
+ * The context statement (route functions' settings; $1 the caller, $2 the plan cache mode: the
+ * generic plan for a text without client values, as api.execute_cached chooses).
+ */
+function contextStatement(
+  schema: Pick<Schema, "globalParams">,
+  prepared: boolean,
+): Pick<Step, "name" | "text"> {
+  const text = sql`SELECT ${setContextCalls(sql`$1::jsonb`, contextKeys(schema), true)},
+    pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true),
+    pg_catalog.set_config('timezone', 'UTC', true),
+    pg_catalog.set_config('plan_cache_mode', $2::text, true)`.toString();
+  return { name: prepared ? hashed("api_page_ctx", text) : undefined, text };
+}
+
+/** The ORDER BY list, as the route function chooses it (paged.ts `_api_order`). */
+function orderSql(page: ViewsPage, params: Record<string, unknown>): string | undefined {
+  const order = params.sortOrder ?? "ASC";
+  const sortBy = typeof params.sortBy === "string" && params.sortBy !== "" ? params.sortBy : undefined;
+  if (order === "RAND") return `random(), ${page.tiebreak(false)}`;
+  if (order === "NONE") return page.tiebreak(false);
+  if (sortBy !== undefined) {
+    const entry = page.columns.get(sortBy);
+    if (!entry?.sort) return undefined;
+    return order === "DESC"
+      ? `${entry.sql} DESC, ${page.tiebreak(true)}`
+      : `${entry.sql} ASC, ${page.tiebreak(false)}`;
+  }
+  return page.order(order === "DESC");
+}
+
+/**
+ * The filter as api.filter_sql writes it (generator/routes/helpers.ts): the same text for the same
+ * filter, each value appended to `values`, each value of a column that is not text also to
+ * `typed`. Undefined for what the function would refuse (it answers with its own message).
+ */
+function filterSql(
+  node: FilterExpr,
+  columns: ReadonlyMap<string, Entry>,
+  values: string[],
+  typed: { value: string; type: string }[],
+): string | undefined {
+  if ("and" in node || "or" in node) {
+    const [items, glue] = "and" in node ? [node.and, " AND "] : [node.or, " OR "];
+    const parts: string[] = [];
+    for (const item of items) {
+      const part = filterSql(item, columns, values, typed);
+      if (part === undefined) return undefined;
+      parts.push(part);
+    }
+    if (parts.length === 0) return "and" in node ? "(true)" : "(false)";
+    return `(${parts.join(glue)})`;
+  }
+  if ("not" in node) {
+    const part = filterSql(node.not, columns, values, typed);
+    return part === undefined ? undefined : `(NOT ${part})`;
+  }
+  const { column, op, value } = node;
+  let entry = columns.get(column);
+  let expr: string;
+  let type: string;
+  if (entry?.filter && entry.type !== null) {
+    expr = entry.sql;
+    type = entry.type;
+  } else {
+    // table.column.jsonKey: a key of a JSON column, compared as text.
+    const dot1 = column.indexOf(".");
+    const dot2 = dot1 < 0 ? -1 : column.indexOf(".", dot1 + 1);
+    entry = dot2 < 0 ? undefined : columns.get(column.slice(0, dot2));
+    if (!entry?.filter || !entry.json) return undefined;
+    values.push(column.slice(dot2 + 1));
+    expr = `(${entry.sql} ->> $3[${values.length}])`;
+    type = "text";
+  }
+  const cast = (value: string) => {
+    if (type !== "text") typed.push({ value, type });
+    values.push(value);
+  };
+  if (op === "null" || op === "notnull") return `(${expr}${op === "null" ? " IS NULL)" : " IS NOT NULL)"}`;
+  if (op === "in") {
+    if (!Array.isArray(value) || value.length === 0) return undefined;
+    const first = values.length + 1;
+    for (const v of value) cast(v);
+    const slice = `$3[${first}:${values.length}]`;
+    return type === "text" ? `(${expr} = ANY(${slice}))` : `(${expr} = ANY(CAST(${slice} AS ${type}[])))`;
+  }
+  if (typeof value !== "string") return undefined;
+  if (op === "has" || op === "sw" || op === "ew") {
+    values.push(value);
+    const n = values.length;
+    const text = type === "text" ? "" : "::text";
+    return `(${expr}${text} ILIKE ${op === "sw" ? "" : "'%' || "}api.like_literal($3[${n}])${op === "ew" ? "" : " || '%'"})`;
+  }
+  const operator = COMPARISONS[op];
+  if (operator === undefined) return undefined;
+  cast(value);
+  const n = values.length;
+  return type === "text"
+    ? `(${expr} ${operator} $3[${n}])`
+    : `(${expr} ${operator} CAST($3[${n}] AS ${type}))`;
+}
+
+/** A Postgres array literal of texts: each element double-quoted, `"` and `\` escaped. */
+function textArray(items: readonly string[]): string {
+  return `{${items.map((i) => `"${i.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+}

@@ -1,0 +1,72 @@
+// A PAGED route's page query over the API views, for the gateway to complete and run itself
+// (gateway/routes/pagedStatement.ts) instead of calling the route function, for the requests that
+// make the function build a query text at run time (a filter, a sortBy, another sort order).
+//
+// Why: a plpgsql function sets up every statement it runs again in each transaction, and the
+// function's dynamic path runs many (read the request, check it, build the text, look up the
+// prepared statement in api.execute_cached). The same page query, sent by the gateway as a
+// prepared statement of the connection, answers byte for byte the same in about half the time
+// (docs/performance.md "The gateway's own page statements").
+//
+// The text is the function's own one-statement page (pagedText.ts dynamicPieces), compiled
+// `through` the views (source.ts): api_gateway may read nothing else. The views mask the columns
+// and the policies bind their rows as in the function; the function's other checks (each table
+// rule, "every column hidden") are `checks`, which the gateway evaluates before it takes this path.
+// Raw SQL of the schema names tables that resolve to the views in the function too (its
+// search_path puts `api` first, and the gateway sets the same); should it call what only api_owner
+// may, the gateway hands the route back to the function (gateway/routes/standard.ts).
+
+import type { Model, ModelRoute } from "../../model/index.ts";
+import type { StandardRoute } from "../../schema/types.ts";
+import { type Entry, filterColumns } from "../filter.ts";
+import { querySpec } from "../index.ts";
+import type { ObjectForm } from "../object.ts";
+import { type Access, Checks } from "../permissions.ts";
+import { type CompiledQuery, compileQuery, orderList } from "../select.ts";
+import { dynamicPieces } from "./pagedText.ts";
+
+export interface ViewsPage {
+  /**
+   * The page's text, given its where (the route's own, then the filter), its ORDER BY list, and
+   * whether the caller passes every column rule of its objects (`rules`): then the objects hold
+   * every property, else the form that leaves out what the caller may not see (object.ts). Two
+   * texts rather than one CASE of both, which Postgres would set up whole on every execution
+   * (kinds/visibility.ts).
+   */
+  text(where: string, order: string, allVisible: boolean): string;
+  /** The column rules of the objects' properties (none: one form). */
+  rules: Access[];
+  /** The route's own where, parenthesized, or `true`. */
+  where: string;
+  /** ORDER BY lists: the route's own order, and the tiebreak alone (primary key or groupBy). */
+  order(descending: boolean): string;
+  tiebreak(descending: boolean): string;
+  /** What a client may filter and sort by, with each name's SQL (filter.ts). */
+  columns: ReadonlyMap<string, Entry>;
+  /** The function's checks after the route rule; the gateway path runs only for callers who pass. */
+  checks: Checks;
+}
+
+/** The route's page over the views. */
+export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
+  const route = modelRoute.route as StandardRoute;
+  const checks = new Checks();
+  const compile = (form: ObjectForm) =>
+    compileQuery(querySpec(route), model, checks, "", undefined, form, "views");
+  const q = compile("all");
+  const pieces = (query: CompiledQuery) => dynamicPieces(query, "") as [string, string, string, string];
+  const all = pieces(q);
+  const some = q.columnRules.length > 0 ? pieces(compile("some")) : all;
+  return {
+    text: (where, order, allVisible) => {
+      const [a, b, c, d] = allVisible ? all : some;
+      return a + where + b + order + c + where + d;
+    },
+    rules: q.columnRules,
+    where: q.where ? `(${q.where.toString()})` : "true",
+    order: (descending) => orderList(q.order, q.tiebreak, descending).toString(),
+    tiebreak: (descending) => orderList([], q.tiebreak, descending).toString(),
+    columns: filterColumns(q, modelRoute.filterColumns).entries,
+    checks,
+  };
+}

@@ -1,0 +1,206 @@
+// The gateway's own page statements (gateway/routes/pagedStatement.ts) against the route function,
+// on real Postgres: for every PAGED route of the example app and the Restura fixture, every caller
+// and a wide set of filters and sorts, both answer the same bytes (or the same error), and the
+// gateway's statement is the one that answered (not a silent fallback to the function).
+
+import path from "node:path";
+import t from "tap";
+import { readAppSchema } from "../../app/load.ts";
+import type { AuthResult } from "../../gateway/auth/types.ts";
+import { isCellStatement } from "../../gateway/cellQuery.ts";
+import type { ApiError } from "../../gateway/errors.ts";
+import type { StatementRunner } from "../../gateway/readPool.ts";
+import { compileStandardRoute, type RouteRequest } from "../../gateway/routes/standard.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import type { Schema } from "../../generator/schema/types.ts";
+import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
+import { testGateway } from "../harness/gateway.ts";
+import { EXAMPLE_DIR } from "./helpers.ts";
+
+type Caller = { role: string; scopes: string[]; globals: Record<string, number> } | null;
+
+const auth = (c: Caller): AuthResult =>
+  (c === null
+    ? { anonymous: true, reason: "missing" }
+    : { user: { role: c.role, scopes: c.scopes, globals: c.globals } }) as AuthResult;
+
+/** A request's query string, parsed as Fastify gives it. */
+const query = (qs: string): Record<string, string> => Object.fromEntries(new URLSearchParams(qs));
+
+interface App {
+  template: "tpl_example" | "tpl_restura";
+  dir: string;
+  route: string;
+  callers: Caller[];
+  /** Requests the gateway's statement answers (valid, on its pages). */
+  own: string[];
+  /** Requests whose filter value does not cast: the function answers with its message. */
+  refused: string[];
+}
+
+const EXAMPLE_SCOPES = ["billing:read", "tasks:write"];
+const EXAMPLE: App = {
+  template: "tpl_example",
+  dir: EXAMPLE_DIR,
+  route: "GET /api/v1/project",
+  callers: [
+    { role: "admin", scopes: EXAMPLE_SCOPES, globals: { companyId: 1, userId: 1 } },
+    { role: "manager", scopes: [], globals: { companyId: 1, userId: 2 } },
+    { role: "member", scopes: ["tasks:write"], globals: { companyId: 1, userId: 3 } },
+    { role: "admin", scopes: [], globals: { companyId: 2, userId: 4 } },
+    { role: "member", scopes: [], globals: { companyId: 2, userId: 6 } },
+  ],
+  own: [
+    "filter=(status,eq,active)",
+    "filter=(status,ne,archived)and(dueDate,notnull)",
+    "filter=(status,ne,archived)&sortBy=dueDate",
+    "filter=(status,ne,archived)&sortBy=dueDate&sortOrder=DESC&perPage=2&page=2",
+    "sortBy=dueDate",
+    "sortBy=name&sortOrder=DESC",
+    "sortBy=openTaskCount&sortOrder=DESC",
+    "sortBy=ownerId_user.lastName",
+    "sortBy=companyName",
+    "sortBy=createdOn&sortOrder=DESC&perPage=3",
+    "sortOrder=NONE",
+    "sortBy=name&sortOrder=NONE",
+    "filter=(dueDate,gt,2025-01-01)",
+    "filter=(startDate,gte,2026-01-05)",
+    "filter=(createdOn,lt,2025-01-01)",
+    "filter=(id,lte,2)",
+    "filter=(id,in,1|3|5)",
+    "filter=(name,has,ROBOT)",
+    "filter=(name,sw,web)",
+    "filter=(name,ew,V2)",
+    "filter=(name,has,50%_\\\\x)",
+    "filter=(status,in,active|planning)",
+    "filter=(dueDate,null)",
+    "filter=(ownerFirstName,notnull)",
+    "filter=(status,eq,archived)or(status,eq,planning)and(dueDate,null)",
+    "filter=((status,eq,archived)or(status,eq,planning))and(dueDate,null)",
+    "filter=!(status,eq,archived)",
+    'filter=(name,eq,"Website Redesign")',
+    "filter=(name,in,Legacy Cleanup|A\\|B|Robot\\, v3)",
+    "filter=(project.settings.color,eq,#3366ff)",
+    "filter=(project.settings.color,sw,#33)",
+    "filter=(project.settings.color,null)",
+    "filter=(settings,eq,{})",
+    "filter=(companyName,has,a)&sortBy=ownerFirstName",
+    'filter=(name,eq,it"s \\ quoted)',
+  ],
+  refused: ["filter=(id,eq,abc)", "filter=(dueDate,gt,someday)", "filter=(id,in,1|x)"],
+};
+
+const RESTURA: App = {
+  template: "tpl_restura",
+  dir: path.dirname(RESTURA_FIXTURE),
+  route: "GET /api/v1/user/paged",
+  callers: [
+    { role: "admin", scopes: ["read:user"], globals: { companyId: 1, userId: 1 } },
+    { role: "user", scopes: [], globals: { companyId: 1, userId: 2 } },
+    { role: "user", scopes: [], globals: { companyId: 2, userId: 3 } },
+  ],
+  own: [
+    "filter=(firstName,has,a)",
+    "filter=(companyId,eq,1)",
+    "filter=(role,in,admin|user)&sortBy=email&sortOrder=DESC",
+    "sortBy=lastName",
+    "sortBy=testAge&sortOrder=DESC&perPage=2",
+    "sortOrder=NONE",
+    "filter=(lastLoginOn,null)",
+    "filter=(testAge,gt,20)or(metadata,notnull)",
+    "filter=(id,gte,2)&page=2&perPage=1",
+  ],
+  refused: ["filter=(testAge,eq,old)", "filter=(createdOn,gt,yesterday)"],
+};
+
+type Outcome = { status: number; headers: Record<string, string>; body: string } | { error: string };
+
+async function outcome(
+  run: () => Promise<{ status: number; headers: Record<string, string>; body: string }>,
+) {
+  try {
+    return (await run()) as Outcome;
+  } catch (error) {
+    const e = error as ApiError;
+    return { error: `${e.code}: ${e.message}` } as Outcome;
+  }
+}
+
+for (const app of [EXAMPLE, RESTURA]) {
+  t.test(`${app.template}: the gateway's page statements answer as the route function`, async (t) => {
+    const gw = await testGateway(t, app.template);
+    const schema = readAppSchema(app.dir).schema as Schema;
+    const model = buildModel(schema);
+    const modelRoute = model.routes.find((r) => r.key === app.route);
+    if (!modelRoute) throw new Error(`no route ${app.route}`);
+    const options = { maxPerPage: 100, globalParams: schema.globalParams };
+    const fn = compileStandardRoute(modelRoute, options);
+    const own = compileStandardRoute(modelRoute, { ...options, model });
+    // Which statement answered: the gateway's runs with a context statement before it.
+    const ran: string[] = [];
+    const db: StatementRunner = {
+      query(config) {
+        ran.push(isCellStatement(config) && config.before ? "own" : "function");
+        return gw.pool.query(config);
+      },
+    };
+    const request = (qs: string, prefer?: string): RouteRequest => ({
+      query: query(qs),
+      params: {},
+      body: undefined,
+      ...(prefer ? { headers: { prefer } } : {}),
+    });
+    for (const caller of [...app.callers, null]) {
+      const who = caller ? `${caller.role} of company ${caller.globals.companyId}` : "anonymous";
+      for (const qs of app.own) {
+        const expected = await outcome(() => fn(db, auth(caller), request(qs)));
+        ran.length = 0;
+        const got = await outcome(() => own(db, auth(caller), request(qs)));
+        t.same(got, expected, `${who}: ${qs}`);
+        // A caller the route lets in, on a valid request: the gateway's statement answered alone.
+        if ("status" in expected) t.same(ran, ["own"], `${who}: ${qs}: the gateway's statement answered`);
+      }
+      for (const qs of app.refused) {
+        const expected = await outcome(() => fn(db, auth(caller), request(qs)));
+        ran.length = 0;
+        const got = await outcome(() => own(db, auth(caller), request(qs)));
+        t.same(got, expected, `${who}: ${qs}`);
+        if ("error" in expected && expected.error.startsWith("BAD_REQUEST: filter value")) {
+          t.same(
+            ran,
+            ["own", "function"],
+            `${who}: ${qs}: refused by the cast check, answered by the function`,
+          );
+        }
+      }
+    }
+    // Prefer: count=exact is the gateway's too, and says so.
+    const admin = auth(app.callers[0] as Caller);
+    const qs = app.own[0] as string;
+    ran.length = 0;
+    const counted = await own(db, admin, request(qs, "count=exact"));
+    t.equal(counted.headers["preference-applied"], "count=exact");
+    t.same(ran, ["own"]);
+    t.same(counted, await fn(db, admin, request(qs, "count=exact")));
+    // RAND: the same rows and total, in any order.
+    const rand = JSON.parse((await own(db, admin, request("sortOrder=RAND&perPage=100"))).body);
+    const all = JSON.parse((await fn(db, admin, request("perPage=100"))).body);
+    t.equal(rand.total, all.total);
+    t.same(
+      rand.data.map((r: { id: number }) => r.id).sort(),
+      all.data.map((r: { id: number }) => r.id).sort(),
+    );
+    // Not the gateway's: the default request, a cursor, another total, deep pages.
+    const others: [string, string | undefined][] = [
+      ["", undefined],
+      ["sortOrder=DESC", undefined],
+      ["filter=(id,gt,0)&page=11&perPage=10", undefined],
+      [qs, "count=planned"],
+    ];
+    for (const [other, prefer] of others) {
+      ran.length = 0;
+      await outcome(() => own(db, admin, request(other, prefer)));
+      t.same(ran, ["function"], `${other} ${prefer ?? ""}: the route function's`);
+    }
+  });
+}
