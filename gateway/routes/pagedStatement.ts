@@ -30,7 +30,7 @@ import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";
 import type { Entry } from "../../generator/routes/filter.ts";
 import { KEYS_FIRST_FROM_OFFSET } from "../../generator/routes/kinds/paged.ts";
-import { type ViewsPage, viewsPage } from "../../generator/routes/kinds/pagedViews.ts";
+import { PAGE_BOUNDS, type ViewsPage, viewsPage } from "../../generator/routes/kinds/pagedViews.ts";
 import { ALL_CAST_TYPES, castSql } from "../../generator/routes/values.ts";
 import type { Schema, StandardRoute } from "../../generator/schema/types.ts";
 import { join, literal, sql } from "../../generator/sql/sql.ts";
@@ -88,7 +88,8 @@ export function compilePagedStatements(
   const texts = textCache(page);
   return (request) => {
     const { params, filter, auth } = request;
-    if (!takes(params, filter)) return undefined;
+    const bound = pageBound(params, filter);
+    if (bound === undefined) return undefined;
     if (!page.checks.passes((rule) => allowedFor(rule, auth))) return undefined;
     const values: string[] = [];
     const typed: { value: string; type: string }[] = [];
@@ -103,6 +104,7 @@ export function compilePagedStatements(
     const text = texts.get(
       where,
       order,
+      bound,
       page.rules.every((rule) => allowedFor(rule, auth)),
     );
     const before: Step[] = [
@@ -138,12 +140,12 @@ const TEXTS_KEPT = 256;
 function textCache(page: ViewsPage) {
   const kept = new Map<string, string>();
   return {
-    get(where: string, order: string, allVisible: boolean): string {
-      const key = `${allVisible ? "all" : "some"}\0${where}\0${order}`;
+    get(where: string, order: string, bound: number, allVisible: boolean): string {
+      const key = `${allVisible ? "all" : "some"}\0${bound}\0${where}\0${order}`;
       let text = kept.get(key);
       if (text === undefined) {
         if (kept.size >= TEXTS_KEPT) kept.clear();
-        text = page.text(where, order, allVisible);
+        text = page.text(where, order, bound, allVisible);
         kept.set(key, text);
       }
       return text;
@@ -152,22 +154,22 @@ function textCache(page: ViewsPage) {
 }
 
 /**
- * A request the function would build a text for (a filter, a sortBy, the NONE or RAND order), on
- * a page the one-statement form serves (deeper ones take the function's keys-first form), with
- * an exact total and no cursor.
+ * For a request the function would build a text for (a filter, a sortBy, the NONE or RAND order),
+ * on a page the one-statement form serves (deeper ones take the function's keys-first form), with
+ * an exact total and no cursor: the constant its rows are cut from (PAGE_BOUNDS). Else undefined.
  */
-function takes(params: Record<string, unknown>, filter: FilterExpr | undefined): boolean {
-  if ("after" in params || ("$count" in params && params.$count !== "exact")) return false;
+function pageBound(params: Record<string, unknown>, filter: FilterExpr | undefined): number | undefined {
+  if ("after" in params || ("$count" in params && params.$count !== "exact")) return undefined;
   const sortBy = params.sortBy;
   const order = params.sortOrder;
   if (!filter && (typeof sortBy !== "string" || sortBy === "") && order !== "NONE" && order !== "RAND")
-    return false;
+    return undefined;
   const pageNumber = params.page ?? 1;
   const perPage = params.perPage ?? DEFAULT_PER_PAGE;
-  if (!Number.isSafeInteger(pageNumber) || !Number.isSafeInteger(perPage)) return false;
-  return (pageNumber as number) >= 1 && (perPage as number) >= 1
-    ? ((pageNumber as number) - 1) * (perPage as number) < KEYS_FIRST_FROM_OFFSET
-    : false;
+  if (!Number.isSafeInteger(pageNumber) || !Number.isSafeInteger(perPage)) return undefined;
+  const [n, size] = [pageNumber as number, perPage as number];
+  if (n < 1 || size < 1 || (n - 1) * size >= KEYS_FIRST_FROM_OFFSET) return undefined;
+  return PAGE_BOUNDS.find((bound) => bound >= n * size);
 }
 
 /**

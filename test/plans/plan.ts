@@ -1,12 +1,18 @@
 // The plan check's machinery (not a test file): a seeded copy of a template, a route function
 // called as the gateway calls it with every statement it runs explained (auto_explain, ANALYZE
-// and BUFFERS, sent back as notices), the hand-written statement explained the same way, and the
-// comparison. Counts of buffers and rows do not depend on how busy the machine is; timings would.
+// and BUFFERS, sent back as notices), or, for the PAGED requests the gateway answers with its own
+// statement (gateway/routes/pagedStatement.ts), that batch run as the gateway runs it; the
+// hand-written statement explained the same way, and the comparison. Counts of buffers and rows do not depend on how busy the machine is; timings would.
 
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { Test } from "tap";
+import type { AuthResult } from "../../gateway/auth/types.ts";
+import { CellQuery, type CellStatement } from "../../gateway/cellQuery.ts";
+import type { FilterExpr } from "../../gateway/filter/ast.ts";
+import { compilePagedStatements, type PagedStatements } from "../../gateway/routes/pagedStatement.ts";
+import { buildModel } from "../../generator/model/index.ts";
 import { routeFunctionName, routeFunctionStatementsFor } from "../../generator/routes/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { TemplateName } from "../harness/templates.ts";
@@ -58,6 +64,8 @@ export interface PlanDb {
   su: pg.Client;
   gw: pg.Client;
   functionName(route: string): string;
+  /** The gateway's own statement for a case, when it answers the case itself. */
+  ownStatement(c: Pick<PlanCase, "route" | "params" | "ctx">): CellStatement | undefined;
   bigTables: Set<string>;
 }
 
@@ -128,10 +136,31 @@ export async function planDatabase(
        AND reltuples > $1`,
     [BOUNDS.bigTable],
   );
+  const model = buildModel(schema);
+  const paged = new Map<string, PagedStatements | undefined>();
+  for (const modelRoute of model.routes) {
+    paged.set(
+      modelRoute.key,
+      compilePagedStatements(model, modelRoute, { schema, preparedStatements: true }),
+    );
+  }
   return {
     su,
     gw,
     bigTables: new Set(rows.map((r) => r.relname)),
+    ownStatement: (c) => {
+      const { role, scopes, ...globals } = c.ctx;
+      const auth = (
+        role === null ? { anonymous: true, reason: "missing" } : { user: { role, scopes, globals } }
+      ) as AuthResult;
+      const params = { ...c.params };
+      return paged.get(c.route)?.({
+        params,
+        filter: params.filter as FilterExpr | undefined,
+        auth,
+        ctx: JSON.stringify(c.ctx),
+      });
+    },
     functionName: (route) => {
       const name = names.get(route);
       if (!name) throw new Error(`no standard route ${route}`);
@@ -151,6 +180,8 @@ export async function gatewayPlans(
   db: PlanDb,
   c: Pick<PlanCase, "route" | "params" | "ctx" | "warmCalls">,
 ): Promise<{ body: string; plans: unknown[] }> {
+  const own = db.ownStatement(c);
+  if (own) return ownPlans(db, own, c.warmCalls ?? WARM_CALLS);
   const fn = db.functionName(c.route).replaceAll('"', '""');
   const call = `SELECT api."${fn}"($1, $2) AS body`;
   const values = [JSON.stringify(c.params), JSON.stringify(c.ctx)];
@@ -169,6 +200,37 @@ export async function gatewayPlans(
   try {
     const { rows } = await db.gw.query(call, values);
     return { body: rows[0].body as string, plans };
+  } finally {
+    db.gw.off("notice", onNotice);
+    await setExplain(db.gw, -1);
+  }
+}
+
+/** The gateway's own batch, run as the gateway runs it (a CellQuery); every statement of the last run explained. */
+async function ownPlans(
+  db: PlanDb,
+  statement: CellStatement,
+  warmCalls: number,
+): Promise<{ body: string; plans: unknown[] }> {
+  const run = () =>
+    new Promise<string>((resolve, reject) => {
+      db.gw.query(
+        new CellQuery(statement) as never,
+        ((error: Error | null, result?: pg.QueryArrayResult) =>
+          error ? reject(error) : resolve(result?.rows[0]?.[0] as string)) as never,
+      );
+    });
+  for (let i = 0; i < warmCalls; i++) await run();
+  const plans: unknown[] = [];
+  const onNotice = (notice: { message?: string }) => {
+    const message = notice.message ?? "";
+    const at = message.indexOf("plan:\n");
+    if (at >= 0) plans.push((JSON.parse(message.slice(at + 6)) as { Plan: unknown }).Plan);
+  };
+  await setExplain(db.gw, 0);
+  db.gw.on("notice", onNotice);
+  try {
+    return { body: await run(), plans };
   } finally {
     db.gw.off("notice", onNotice);
     await setExplain(db.gw, -1);

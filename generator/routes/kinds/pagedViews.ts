@@ -8,7 +8,7 @@
 // prepared statement of the connection, answers byte for byte the same in about half the time
 // (docs/performance.md "The gateway's own page statements").
 //
-// The text is the function's own one-statement page (pagedText.ts dynamicPieces), compiled
+// The text is the function's own one-statement page (pagedText.ts boundedPieces), compiled
 // `through` the views (source.ts): api_gateway may read nothing else. The views mask the columns
 // and the policies bind their rows as in the function; the function's other checks (each table
 // rule, "every column hidden") are `checks`, which the gateway evaluates before it takes this path.
@@ -23,17 +23,22 @@ import { querySpec } from "../index.ts";
 import type { ObjectForm } from "../object.ts";
 import { type Access, Checks } from "../permissions.ts";
 import { type CompiledQuery, compileQuery, orderList } from "../select.ts";
-import { dynamicPieces } from "./pagedText.ts";
+import { KEY_BOUNDS } from "./pagedKeys.ts";
+import { boundedPieces } from "./pagedText.ts";
+
+/** The constants a page is cut from (pagedText.ts boundedPage); a page ending past the last is the function's. */
+export const PAGE_BOUNDS: readonly number[] = KEY_BOUNDS;
 
 export interface ViewsPage {
   /**
    * The page's text, given its where (the route's own, then the filter), its ORDER BY list, and
-   * whether the caller passes every column rule of its objects (`rules`): then the objects hold
+   * the constant the page's rows are cut from (the first of PAGE_BOUNDS at least the page's end:
+   * pagedText.ts boundedPage), and whether the caller passes every column rule of its objects (`rules`): then the objects hold
    * every property, else the form that leaves out what the caller may not see (object.ts). Two
    * texts rather than one CASE of both, which Postgres would set up whole on every execution
    * (kinds/visibility.ts).
    */
-  text(where: string, order: string, allVisible: boolean): string;
+  text(where: string, order: string, bound: number, allVisible: boolean): string;
   /** The column rules of the objects' properties (none: one form). */
   rules: Access[];
   /** The route's own where, parenthesized, or `true`. */
@@ -54,13 +59,14 @@ export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
   const compile = (form: ObjectForm) =>
     compileQuery(querySpec(route), model, checks, "", undefined, form, "views");
   const q = compile("all");
-  const pieces = (query: CompiledQuery) => dynamicPieces(query, "") as [string, string, string, string];
+  const pieces = (query: CompiledQuery) =>
+    boundedPieces(query, "") as [string, string, string, string, string];
   const all = pieces(q);
   const some = q.columnRules.length > 0 ? pieces(compile("some")) : all;
   return {
-    text: (where, order, allVisible) => {
-      const [a, b, c, d] = allVisible ? all : some;
-      return a + where + b + order + c + where + d;
+    text: (where, order, bound, allVisible) => {
+      const [a, b, c, d, e] = allVisible ? all : some;
+      return a + where + b + order + c + String(bound) + d + where + e;
     },
     rules: q.columnRules,
     where: q.where ? `(${q.where.toString()})` : "true",
