@@ -1,6 +1,7 @@
 // The database ceiling of `make bench`: pgbench runs one statement as fast as Postgres can
-// (prepared, no HTTP, no Node), for the gateway's own statement (the route function call) and
-// for the hand-written one, plain and under the app's row security (rowSecuritySettings).
+// (prepared, no HTTP, no Node), for the gateway's own statement (the route function call, or the
+// batch of a PAGED page the gateway builds itself: pipelinedValues) and for the hand-written one,
+// plain and under the app's row security (rowSecuritySettings).
 // Skipped with a message when no pgbench binary is found.
 
 import { execFileSync, spawnSync } from "node:child_process";
@@ -45,15 +46,38 @@ export function boundValues(sql: string, values: unknown[]): { sql: string; vars
   return { sql: sql.replace(/\$(\d+)/g, (_, n: string) => `:v${n}`), vars };
 }
 
+/** Parameter type OIDs a gateway statement declares (gateway/routes/pagedStatement.ts), as SQL. */
+const TYPE_NAMES: Record<number, string> = { 3802: "jsonb", 1009: "text[]" };
+
 /**
- * Transactions per second of `sql` over `seconds`, or undefined when pgbench failed; its sessions
+ * Statements that go in one batch (one Sync: gateway/cellQuery.ts `before`), for pgbenchTps as a
+ * pipeline: each one's `$n` as its own pgbench variables, cast to the type the gateway declares
+ * for it (pgbench declares none).
+ */
+export function pipelinedValues(
+  statements: { text: string; values: (string | null)[]; types?: number[] }[],
+): { sql: string[]; vars: Record<string, string> } {
+  const vars: Record<string, string> = {};
+  const sql = statements.map((statement, s) => {
+    const bound = boundValues(statement.text, statement.values);
+    for (const [name, value] of Object.entries(bound.vars)) vars[`s${s}${name}`] = value;
+    return statement.text.replace(/\$(\d+)/g, (_, n: string) => {
+      const type = TYPE_NAMES[statement.types?.[Number(n) - 1] ?? 0];
+      return type ? `(:s${s}v${n}::${type})` : `:s${s}v${n}`;
+    });
+  });
+  return { sql, vars };
+}
+
+/**
+ * Transactions per second of `sql` (several statements: one pipeline) over `seconds`, or undefined when pgbench failed; its sessions
  * start with `settings` (`plan_cache_mode` as the hand-written server's sessions have it,
  * bench/sql.ts; `role` and the caller's context for a statement under row security).
  */
 export function pgbenchTps(
   binary: string,
   url: string,
-  sql: string,
+  sql: string | string[],
   seconds: number,
   clients: number,
   vars: Record<string, string> = {},
@@ -63,7 +87,11 @@ export function pgbenchTps(
   try {
     const script = path.join(dir, "statement.sql");
     // pgbench scripts end a statement at the end of a line with `;`: one line, one statement.
-    fs.writeFileSync(script, `${sql.replace(/\s+/g, " ").trim()};\n`);
+    const line = (statement: string) => `${statement.replace(/\s+/g, " ").trim()};\n`;
+    fs.writeFileSync(
+      script,
+      typeof sql === "string" ? line(sql) : `\\startpipeline\n${sql.map(line).join("")}\\endpipeline\n`,
+    );
     const u = new URL(url);
     const result = spawnSync(
       binary,

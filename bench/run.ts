@@ -18,7 +18,13 @@ import { readAppSchema } from "../app/load.ts";
 import { createDatabase, withClient } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { freePort, providePostgres } from "../db/postgres.ts";
+import type { AuthResult } from "../gateway/auth/types.ts";
+import type { CellStatement } from "../gateway/cellQuery.ts";
+import type { FilterExpr } from "../gateway/filter/ast.ts";
+import { compilePagedStatements } from "../gateway/routes/pagedStatement.ts";
 import { contextKeys } from "../generator/api/context.ts";
+import { API_GATEWAY } from "../generator/api/names.ts";
+import { buildModel, type Model } from "../generator/model/index.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
 import { APPS, type AppName, type Case, type Claims, cases, examplePool, REPO } from "./cases.ts";
 import {
@@ -29,7 +35,7 @@ import {
   ownTreeCpuSeconds,
   rssMb,
 } from "./measure.ts";
-import { boundValues, findPgbench, pgbenchTps, rowSecuritySettings } from "./pgbench.ts";
+import { boundValues, findPgbench, pgbenchTps, pipelinedValues, rowSecuritySettings } from "./pgbench.ts";
 import { percentile } from "./realtimeLoad.ts";
 import { type Machine, type Result, writeReport } from "./report.ts";
 import { planCacheMode } from "./sql.ts";
@@ -131,6 +137,7 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
     console.log(`${name}: migrated and seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     const schema = readAppSchema(appDir).schema;
     if (!schema) throw new Error(`${name}: the schema does not load`);
+    const model = buildModel(schema);
     const functions = new Map<string, string>();
     for (const group of schema.endpoints)
       for (const r of group.routes)
@@ -182,10 +189,21 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
         const ctx = { ...app.caller };
         // A Unicode-escaped name: pgbench would read the `:id` of "GET /api/v1/task/:id" as a variable.
         const name = fn.replaceAll("\\", "\\005c").replaceAll('"', '""').replaceAll(":", "\\003a");
-        const call = boundValues(`SELECT api.U&"${name}"($1::jsonb, $2::jsonb)`, [
-          JSON.stringify(c.ceiling.params),
-          JSON.stringify(ctx),
-        ]);
+        // The gateway's statement: the route function's call, or the gateway's own page batch.
+        const own = ownPage(model, c.ceiling, ctx);
+        const call: {
+          sql: string | string[];
+          vars: Record<string, string>;
+          settings: Record<string, string>;
+        } = own
+          ? { ...pipelinedValues([...(own.before ?? []), ownStep(own)]), settings: { role: API_GATEWAY } }
+          : {
+              ...boundValues(`SELECT api.U&"${name}"($1::jsonb, $2::jsonb)`, [
+                JSON.stringify(c.ceiling.params),
+                JSON.stringify(ctx),
+              ]),
+              settings: {},
+            };
         const planning = { plan_cache_mode: planCacheMode(c.ceiling.sql) };
         const hand = { ...boundValues(c.ceiling.sql, c.ceiling.values), settings: planning };
         // The same statement under the app's row security: what its policies cost without the
@@ -199,7 +217,7 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
         const tps: Record<Ceiling, number[]> = { gateway: [], baseline: [], underRls: [] };
         for (let round = 0; round < PGBENCH_ROUNDS; round++) {
           for (const [target, statement] of [
-            ["gateway", { ...call, settings: {} }],
+            ["gateway", call],
             ["baseline", hand],
             ["underRls", underRls],
           ] as const) {
@@ -231,6 +249,40 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
   } finally {
     fs.rmSync(appDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The gateway's own batch for a ceiling's request, when it answers the request itself
+ * (gateway/routes/pagedStatement.ts), for the caller `ctx` (claims: role, scopes, globals).
+ */
+function ownPage(
+  model: Model,
+  ceiling: NonNullable<Case["ceiling"]>,
+  ctx: Record<string, unknown>,
+): CellStatement | undefined {
+  const modelRoute = model.routes.find((r) => r.key === ceiling.route);
+  if (!modelRoute) return undefined;
+  const statements = compilePagedStatements(model, modelRoute, {
+    schema: model.schema,
+    preparedStatements: true,
+  });
+  const { role, scopes, ...globals } = ctx;
+  const params = { ...(ceiling.params as Record<string, unknown>) };
+  return statements?.({
+    params,
+    filter: params.filter as FilterExpr | undefined,
+    auth: { user: { role, scopes, globals } } as AuthResult,
+    ctx: JSON.stringify(ctx),
+  });
+}
+
+/** The page statement of an own batch, as a pipeline step. */
+function ownStep(statement: CellStatement) {
+  return {
+    text: statement.text,
+    values: statement.values ?? [],
+    ...(statement.paramTypes ? { types: statement.paramTypes } : {}),
+  };
 }
 
 /** Both servers give the same status and JSON (volatile keys aside) before anything is timed. */
