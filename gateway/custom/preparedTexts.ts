@@ -1,4 +1,5 @@
-// Which of `req.db`'s statements run as named prepared statements: planned once per connection
+// Which of `req.db`'s statements, and of the gateway's own PAGED page texts
+// (routes/pagedStatement.ts), run as named prepared statements: planned once per connection
 // instead of on every call (with row security and the API views to expand, planning a handler's
 // query can cost more than running it).
 //
