@@ -114,7 +114,9 @@ ${tables}
   reads the caller from the token without verifying it and validates nothing it does not need: it
   is the ceiling, not a peer. The gateway verifies the token, checks the route's roles, validates
   and coerces every parameter, and calls the route function as \`api_gateway\` (views, row-level
-  security, column masks).
+  security, column masks), or, for a filtered or sorted page, sends its own page statement over
+  the views with the caller's context in the same batch (docs/architecture.md, "The gateway's own
+  page statements").
   The issue's first measurement had the gateway beat an earlier version of it on two cases;
   what that version did beyond the ceiling, and this one does not: it verified the token's
   signature on every request (the gateway's cost, not the ceiling's); its PAGED statement counted
@@ -143,8 +145,9 @@ ${tables}
 - ratio: gateway req/s over hand-written req/s (1.00: as fast as the ceiling). ceiling ratio: the
   same for the two statements alone under pgbench; where it is well below the HTTP ratio the
   gap is in Postgres (the route function's statement), where it is near 1 the gap is in Node.
-- pgbench: the gateway's own statement (\`SELECT api."<route>"(params, ctx)\`) and the hand-written
-  one, each alone, prepared, its values bound as parameters as the servers bind them, 4 clients,
+- pgbench: the gateway's own statement (\`SELECT api."<route>"(params, ctx)\`, or for the filtered
+  and sorted pages its batch, context statement and page, as one pipeline, as \`api_gateway\`) and
+  the hand-written one, each alone, prepared, its values bound as parameters as the servers bind them, 4 clients,
   ${s.PGBENCH_SECONDS} s a run, the median of three runs each, alternating: what Postgres can do
   for each without HTTP or Node. The hand-written one runs a third time under the app's row
   security: as api_owner (the role the route functions read as), with the caller's context in
