@@ -94,7 +94,8 @@ export class CellQuery implements pg.Submittable {
     const stream = connection.stream as { cork?: () => void; uncork?: () => void };
     stream.cork?.();
     try {
-      steps.forEach((step, i) => {
+      for (let i = 0; i < steps.length; i++) {
+        const step = steps[i] as Step;
         const statement = step.name ?? "";
         if (held[i] === undefined) {
           // Type OIDs where the text leaves a parameter's type open (`$1->>'page'`); pg's typing says strings.
@@ -106,7 +107,7 @@ export class CellQuery implements pg.Submittable {
         // The values are strings or NULL, which Bind cannot fail to write.
         connection.bind({ statement, values: step.values }, true);
         connection.execute({}, true);
-      });
+      }
       connection.sync();
     } finally {
       stream.uncork?.();

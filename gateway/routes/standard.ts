@@ -2,7 +2,8 @@
 // schema is compiled here once; per request there is auth, validation, and ONE statement:
 // `SELECT api."<route fn>"($1, $2)` as a named prepared statement (unnamed with
 // PG_PREPARED_STATEMENTS=0, docs/scaling.md), whose json text is the body (run by
-// gateway/cellQuery.ts).
+// gateway/cellQuery.ts). A filtered or sorted PAGED page is the one exception: the gateway sends
+// its own page statement with the caller's context in one batch (pagedStatement.ts).
 
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { TOTAL_MODES } from "../../generator/model/paging.ts";

@@ -47,6 +47,31 @@ t.test("a named statement: parsed once per connection, one cell per call", async
   t.equal(held.rows[0]?.statement, text, "the server holds the statement under its name");
 });
 
+t.test("statements before the cell: one batch, one transaction, the last statement's cell", async (t) => {
+  const client = await connect(t, await testDatabase(t));
+  const replies = counted(client, REPLIES);
+  const setting = { name: "cell_set", text: "SELECT set_config('app.x', $1, true)", values: ["one"] };
+  const reads = "SELECT current_setting('app.x', true) || $1::text";
+  const result = await run(client, cellStatement("cell_read", reads, ["!"], { before: [setting] }));
+  t.same(result.rows, [["one!"]], "the cell is the last statement's, which sees the first's setting");
+  t.equal(replies.readyForQuery, 1, "one round trip");
+  t.equal(replies.parseComplete, 2, "both parsed on the first run");
+  const after = await client.query("SELECT current_setting('app.x', true) AS x");
+  t.equal(after.rows[0].x ?? "", "", "the setting was transaction-local: gone after the Sync");
+  // A failing statement in the middle skips the rest: the cell's statement, named and written
+  // after it, was never parsed, and the next run parses it again instead of trusting a name the
+  // server does not hold.
+  const failing = { name: undefined, text: "SELECT 1 / $1::int", values: ["0"] };
+  const fresh = "SELECT $1::text || '?'";
+  await t.rejects(run(client, cellStatement("cell_fresh", fresh, ["a"], { before: [setting, failing] })), {
+    code: "22012",
+  });
+  t.same((await run(client, cellStatement("cell_fresh", fresh, ["b"]))).rows, [["b?"]]);
+  // Parameter types for a text that leaves them open.
+  const typed = cellStatement(undefined, "SELECT $1 ->> 'k'", ['{"k":"v"}'], { paramTypes: [3802] });
+  t.same((await run(client, typed)).rows, [["v"]], "jsonb as declared");
+});
+
 t.test("an unnamed statement is parsed every time", async (t) => {
   const client = await connect(t, await testDatabase(t));
   const replies = counted(client, REPLIES);

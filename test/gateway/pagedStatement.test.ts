@@ -13,8 +13,9 @@ import type { StatementRunner } from "../../gateway/readPool.ts";
 import { compileStandardRoute, type RouteRequest } from "../../gateway/routes/standard.ts";
 import { buildModel } from "../../generator/model/index.ts";
 import type { Schema } from "../../generator/schema/types.ts";
+import { column, id, scratchApp, standardRoute, table } from "../harness/app.ts";
 import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
-import { testGateway } from "../harness/gateway.ts";
+import { testGateway, testGatewayForApp } from "../harness/gateway.ts";
 import { EXAMPLE_DIR } from "./helpers.ts";
 
 type Caller = { role: string; scopes: string[]; globals: Record<string, number> } | null;
@@ -204,3 +205,69 @@ for (const app of [EXAMPLE, RESTURA]) {
     }
   });
 }
+
+// The function's checks after the route rule hold on the gateway's path too: a caller who fails a
+// table rule, or sees none of a route's columns, gets the function's 403, not the view's empty or
+// masked page (the gateway evaluates them first: generator/routes/permissions.ts Checks.passes).
+t.test("a table rule and 'every column hidden' refuse as the function does", async (t) => {
+  const paged = (path: string, tableName: string, response: string[]) =>
+    standardRoute("GET", path, tableName, response, { type: "PAGED", roles: ["admin", "member"] });
+  const schema = {
+    database: [
+      table("doc", [id(), column("title", "TEXT")], { scopes: ["docs:read"] }),
+      table("note", [id(), column("hidden", "TEXT", { roles: ["admin"] })]),
+    ],
+    endpoints: [
+      {
+        name: "v1",
+        description: "",
+        baseUrl: "/api/v1",
+        routes: [paged("/doc", "doc", ["id", "title"]), paged("/note", "note", ["hidden"])],
+      },
+    ],
+    customTypes: [],
+    globalParams: [],
+    roles: ["admin", "member"],
+    scopes: ["docs:read"],
+  };
+  const app = scratchApp(t, schema);
+  const gw = await testGatewayForApp(
+    t,
+    app.dir,
+    `INSERT INTO "doc" ("title") VALUES ('a'), ('b'); INSERT INTO "note" ("hidden") VALUES ('x');`,
+  );
+  const model = buildModel(readAppSchema(app.dir).schema as Schema);
+  const ran: string[] = [];
+  const db: StatementRunner = {
+    query(config) {
+      ran.push(isCellStatement(config) && config.before ? "own" : "function");
+      return gw.pool.query(config);
+    },
+  };
+  const call = async (route: string, caller: Caller) => {
+    const modelRoute = model.routes.find((r) => r.key === route);
+    if (!modelRoute) throw new Error(`no route ${route}`);
+    const run = compileStandardRoute(modelRoute, { maxPerPage: 100, globalParams: [], model });
+    ran.length = 0;
+    const got = await outcome(() =>
+      run(db, auth(caller), { query: query("sortOrder=NONE"), params: {}, body: undefined }),
+    );
+    return { got, ran: [...ran] };
+  };
+  const reader = { role: "member", scopes: ["docs:read"], globals: {} };
+  const member = { role: "member", scopes: [], globals: {} };
+  const admin = { role: "admin", scopes: [], globals: {} };
+  const docs = await call("GET /api/v1/doc", reader);
+  t.same(docs.ran, ["own"], "a caller with the table's scope: the gateway's page");
+  t.match(JSON.parse((docs.got as { body: string }).body), { total: 2 });
+  t.same(await call("GET /api/v1/doc", member), {
+    got: { error: "FORBIDDEN: You do not have permission to access this table" },
+    ran: ["function"],
+  });
+  const notes = await call("GET /api/v1/note", admin);
+  t.same(notes.ran, ["own"], "a caller who sees the column: the gateway's page");
+  t.same(await call("GET /api/v1/note", member), {
+    got: { error: "FORBIDDEN: You do not have permission to access any columns in this table" },
+    ran: ["function"],
+  });
+});
