@@ -168,6 +168,7 @@ export function buildGateway({
       maxPerPage: config.maxPerPage,
       globalParams: schema.globalParams,
       model,
+      warn: (details, message) => app.log.warn(details, message),
       ...(config.preparedStatements === false ? { preparedStatements: false } : {}),
       ...(write ? { write } : {}),
     });

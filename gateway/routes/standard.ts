@@ -43,6 +43,8 @@ export interface StandardRouteOptions {
    * (pagedStatement.ts). Without it the route function answers every request.
    */
   model?: Model;
+  /** Told when a route's own page statement is given up for the route function (below). */
+  warn?: (details: Record<string, unknown>, message: string) => void;
   /** Unnamed statements when false (PG_PREPARED_STATEMENTS=0: a pooler that cannot keep them). */
   preparedStatements?: boolean;
   /** Write routes: the body's values against their columns, and the constraint map for errors. */
@@ -144,8 +146,13 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
       // may not run (class 42: then never again for this route): the function answers, with its
       // own message where the request is wrong.
       const code = String((error as { code?: unknown }).code ?? "");
-      if (code.startsWith("42")) ownStatement = undefined;
-      else if (!code.startsWith("22")) throw fromRouteFunctionError(error);
+      if (code.startsWith("42")) {
+        ownStatement = undefined;
+        options.warn?.(
+          { err: error, route: modelRoute.key },
+          "the gateway's own page statement failed: the route function answers this route from now on",
+        );
+      } else if (!code.startsWith("22")) throw fromRouteFunctionError(error);
       return undefined;
     }
   }
