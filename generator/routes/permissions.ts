@@ -102,10 +102,9 @@ export class Checks {
    * column hidden"), `allowed` deciding each rule as allowedCall does in SQL.
    */
   passes(allowed: (rule: Access) => boolean): boolean {
-    return (
-      [...this.tables.values()].every(allowed) &&
-      [...this.allHidden.values()].every((rules) => rules.some(allowed))
-    );
+    for (const table of this.tables.values()) if (!allowed(table)) return false;
+    for (const rules of this.allHidden.values()) if (!rules.some(allowed)) return false;
+    return true;
   }
 
   /** What running the query reads of the caller context through the settings. */

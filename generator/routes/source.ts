@@ -39,8 +39,7 @@ function maskedColumn(column: ModelColumn): Sql {
 
 /** The FROM item for `table` under `alias`: its readable columns, each behind its column rule. */
 export function sourceSql(table: ModelTable, alias: string, through: Through): Sql {
-  if (through === "views") return sql`${viewRef(table.name)} AS ${ident(alias)}`;
-  if (!needsMask(table)) return sql`${tableRef(table.name)} AS ${ident(alias)}`;
+  if (through === "views" || !needsMask(table)) return plainSourceSql(table.name, alias, through);
   const columns = join(table.readable.map(maskedColumn));
   return sql`(SELECT ${columns} FROM ${tableRef(table.name)}) AS ${ident(alias)}`;
 }

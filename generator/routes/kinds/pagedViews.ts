@@ -63,6 +63,9 @@ export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
     boundedPieces(query, "") as [string, string, string, string, string];
   const all = pieces(q);
   const some = q.columnRules.length > 0 ? pieces(compile("some")) : all;
+  // Both directions of both lists, written once here rather than on every request.
+  const orders = [false, true].map((d) => orderList(q.order, q.tiebreak, d).toString());
+  const tiebreaks = [false, true].map((d) => orderList([], q.tiebreak, d).toString());
   return {
     text: (where, order, bound, allVisible) => {
       const [a, b, c, d, e] = allVisible ? all : some;
@@ -70,8 +73,8 @@ export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
     },
     rules: q.columnRules,
     where: q.where ? `(${q.where.toString()})` : "true",
-    order: (descending) => orderList(q.order, q.tiebreak, descending).toString(),
-    tiebreak: (descending) => orderList([], q.tiebreak, descending).toString(),
+    order: (descending) => orders[descending ? 1 : 0] as string,
+    tiebreak: (descending) => tiebreaks[descending ? 1 : 0] as string,
     columns: filterColumns(q, modelRoute.filterColumns).entries,
     checks,
   };
