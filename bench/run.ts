@@ -19,7 +19,7 @@ import { createDatabase, withClient } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { freePort, providePostgres } from "../db/postgres.ts";
 import type { AuthResult } from "../gateway/auth/types.ts";
-import type { CellStatement } from "../gateway/cellQuery.ts";
+import { batchSteps, type CellStatement } from "../gateway/cellQuery.ts";
 import type { FilterExpr } from "../gateway/filter/ast.ts";
 import { compilePagedStatements } from "../gateway/routes/pagedStatement.ts";
 import { contextKeys } from "../generator/api/context.ts";
@@ -196,7 +196,7 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
           vars: Record<string, string>;
           settings: Record<string, string>;
         } = own
-          ? { ...pipelinedValues([...(own.before ?? []), ownStep(own)]), settings: { role: API_GATEWAY } }
+          ? { ...pipelinedValues(batchSteps(own, undefined)), settings: { role: API_GATEWAY } }
           : {
               ...boundValues(`SELECT api.U&"${name}"($1::jsonb, $2::jsonb)`, [
                 JSON.stringify(c.ceiling.params),
@@ -274,15 +274,6 @@ function ownPage(
     auth: { user: { role, scopes, globals } } as AuthResult,
     ctx: JSON.stringify(ctx),
   });
-}
-
-/** The page statement of an own batch, as a pipeline step. */
-function ownStep(statement: CellStatement) {
-  return {
-    text: statement.text,
-    values: statement.values ?? [],
-    ...(statement.paramTypes ? { types: statement.paramTypes } : {}),
-  };
 }
 
 /** Both servers give the same status and JSON (volatile keys aside) before anything is timed. */

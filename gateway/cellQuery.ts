@@ -42,6 +42,17 @@ export function cellStatement(
   return { name, text, values, rowMode: "array", cell: true, ...more };
 }
 
+/** The statements `statement` sends, in order, the cell's last, under `name` on the connection. */
+export function batchSteps(statement: CellStatement, name: string | undefined): Step[] {
+  const last: Step = {
+    name,
+    text: statement.text,
+    values: statement.values ?? [],
+    ...(statement.paramTypes ? { types: statement.paramTypes } : {}),
+  };
+  return statement.before ? [...statement.before, last] : [last];
+}
+
 export function isCellStatement(value: unknown): value is CellStatement {
   return (value as { cell?: unknown } | null)?.cell === true;
 }
@@ -76,13 +87,7 @@ export class CellQuery implements pg.Submittable {
 
   submit(connection: pg.Connection): Error | null {
     const s = this.statement;
-    const last: Step = {
-      name: s.named ? s.named(connection) : s.name,
-      text: s.text,
-      values: s.values ?? [],
-      ...(s.paramTypes ? { types: s.paramTypes } : {}),
-    };
-    const steps = s.before ? [...s.before, last] : [last];
+    const steps = batchSteps(s, s.named ? s.named(connection) : s.name);
     // Refused before anything is written (node-postgres then calls handleError).
     const held: (string | undefined)[] = [];
     for (const step of steps) {

@@ -2,7 +2,16 @@
 // their own protocol messages (cellQuery.ts, custom/openTransaction.ts): a name is "parsed" once
 // its ParseComplete arrived, "submitted" while its Parse is on the way.
 
+import { createHash } from "node:crypto";
 import type pg from "pg";
+
+/**
+ * The name a fixed text is kept prepared under: `prefix` and a digest of the text, so a changed
+ * text (a new version of the gateway) never meets a connection's statement of the old one.
+ */
+export function statementName(prefix: string, text: string): string {
+  return `${prefix}_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+}
 
 interface Bookkeeping {
   parsedStatements: Record<string, string>;

@@ -16,10 +16,10 @@
 // must read what no caller may (login reading a password hash). It is never reachable from a
 // request except through handler code.
 
-import { createHash } from "node:crypto";
 import pg from "pg";
 import { type AuthResult, type Ctx, checkRoute, type RouteAccess } from "../auth/context.ts";
 import { ApiError, fromPostgresError, fromRouteFunctionError, type WriteErrorContext } from "../errors.ts";
+import { statementName } from "../namedStatements.ts";
 import { brokeConnection } from "../ops/connectionFailures.ts";
 import { OpenTransaction } from "./openTransaction.ts";
 import { isLostStatement, preparedName } from "./preparedTexts.ts";
@@ -47,7 +47,7 @@ const OPENING_TEXT =
   "SELECT api.set_ctx($1::jsonb), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
   "set_config('statement_timeout', least($2::bigint, nullif((extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint, 0))::text, true)";
 /** Kept prepared on each connection (openTransaction.ts); a name per text, so a change never meets an old one. */
-const OPENING_NAME = `api_open_${createHash("sha256").update(OPENING_TEXT).digest("hex").slice(0, 16)}`;
+const OPENING_NAME = statementName("api_open", OPENING_TEXT);
 
 const ALONE_FIRST = "req.db.queryAlone was this request's only use of req.db: nothing may follow it";
 const ALONE_AFTER =

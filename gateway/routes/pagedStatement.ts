@@ -23,7 +23,6 @@
 // Anything this does not take (the default request, deep pages, a cursor, another total mode,
 // a filter on a name the map lacks) goes to the route function, which stays the reference.
 
-import { createHash } from "node:crypto";
 import type pg from "pg";
 import { contextKeys, setContextCalls } from "../../generator/api/context.ts";
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
@@ -38,6 +37,7 @@ import { type AuthResult, allowedFor } from "../auth/context.ts";
 import { type CellStatement, cellStatement, type Step } from "../cellQuery.ts";
 import { preparedName } from "../custom/preparedTexts.ts";
 import type { FilterExpr } from "../filter/ast.ts";
+import { statementName } from "../namedStatements.ts";
 
 /** Parameter types of the page's text: the request ($1), the caller ($2), the filter's values ($3). */
 const JSONB = 3802;
@@ -56,9 +56,6 @@ const CHECK_TEXT = sql`SELECT count(CASE u.t ${join(
   ),
   " ",
 )} END) FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS u(v, t)`.toString();
-
-const hashed = (prefix: string, text: string) =>
-  `${prefix}_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
 
 export interface PagedRequest {
   params: Record<string, unknown>;
@@ -84,7 +81,7 @@ export function compilePagedStatements(
   if (route.type !== "PAGED" || (route.total ?? "exact") !== "exact") return undefined;
   const page = viewsPage(model, modelRoute);
   const context = contextStatement(options.schema, options.preparedStatements);
-  const check = { name: options.preparedStatements ? hashed("api_check", CHECK_TEXT) : undefined };
+  const check = { name: options.preparedStatements ? statementName("api_check", CHECK_TEXT) : undefined };
   const texts = textCache(page);
   return (request) => {
     const { params, filter, auth } = request;
@@ -184,7 +181,7 @@ function contextStatement(
     pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true),
     pg_catalog.set_config('timezone', 'UTC', true),
     pg_catalog.set_config('plan_cache_mode', $2::text, true)`.toString();
-  return { name: prepared ? hashed("api_page_ctx", text) : undefined, text };
+  return { name: prepared ? statementName("api_page_ctx", text) : undefined, text };
 }
 
 /** The ORDER BY list, as the route function chooses it (paged.ts `_api_order`). */

@@ -180,52 +180,39 @@ export async function gatewayPlans(
   db: PlanDb,
   c: Pick<PlanCase, "route" | "params" | "ctx" | "warmCalls">,
 ): Promise<{ body: string; plans: unknown[] }> {
+  const warmCalls = c.warmCalls ?? WARM_CALLS;
   const own = db.ownStatement(c);
-  if (own) return ownPlans(db, own, c.warmCalls ?? WARM_CALLS);
+  // The gateway's own batch, run as the gateway runs it (a CellQuery): every statement counts.
+  if (own)
+    return lastRunPlans(
+      db,
+      warmCalls,
+      () => runCell(db.gw, own),
+      () => true,
+    );
   const fn = db.functionName(c.route).replaceAll('"', '""');
   const call = `SELECT api."${fn}"($1, $2) AS body`;
   const values = [JSON.stringify(c.params), JSON.stringify(c.ctx)];
-  for (let i = 0; i < (c.warmCalls ?? WARM_CALLS); i++) await db.gw.query(call, values);
+  const run = async () => (await db.gw.query(call, values)).rows[0].body as string;
+  // The call itself is the top-level statement; its numbers include the function's statements.
+  return lastRunPlans(db, warmCalls, run, (text) => text !== call);
+}
+
+/** `run` after `warmCalls` runs, with the root plan node of each statement it ran that `keep` keeps. */
+async function lastRunPlans(
+  db: PlanDb,
+  warmCalls: number,
+  run: () => Promise<string>,
+  keep: (queryText: string) => boolean,
+): Promise<{ body: string; plans: unknown[] }> {
+  for (let i = 0; i < warmCalls; i++) await run();
   const plans: unknown[] = [];
   const onNotice = (notice: { message?: string }) => {
     const message = notice.message ?? "";
     const at = message.indexOf("plan:\n");
     if (at < 0) return;
     const explained = JSON.parse(message.slice(at + 6)) as { "Query Text": string; Plan: unknown };
-    // The call itself is the top-level statement; its numbers include the function's statements.
-    if (explained["Query Text"] !== call) plans.push(explained.Plan);
-  };
-  await setExplain(db.gw, 0);
-  db.gw.on("notice", onNotice);
-  try {
-    const { rows } = await db.gw.query(call, values);
-    return { body: rows[0].body as string, plans };
-  } finally {
-    db.gw.off("notice", onNotice);
-    await setExplain(db.gw, -1);
-  }
-}
-
-/** The gateway's own batch, run as the gateway runs it (a CellQuery); every statement of the last run explained. */
-async function ownPlans(
-  db: PlanDb,
-  statement: CellStatement,
-  warmCalls: number,
-): Promise<{ body: string; plans: unknown[] }> {
-  const run = () =>
-    new Promise<string>((resolve, reject) => {
-      db.gw.query(
-        new CellQuery(statement) as never,
-        ((error: Error | null, result?: pg.QueryArrayResult) =>
-          error ? reject(error) : resolve(result?.rows[0]?.[0] as string)) as never,
-      );
-    });
-  for (let i = 0; i < warmCalls; i++) await run();
-  const plans: unknown[] = [];
-  const onNotice = (notice: { message?: string }) => {
-    const message = notice.message ?? "";
-    const at = message.indexOf("plan:\n");
-    if (at >= 0) plans.push((JSON.parse(message.slice(at + 6)) as { Plan: unknown }).Plan);
+    if (keep(explained["Query Text"])) plans.push(explained.Plan);
   };
   await setExplain(db.gw, 0);
   db.gw.on("notice", onNotice);
@@ -235,6 +222,17 @@ async function ownPlans(
     db.gw.off("notice", onNotice);
     await setExplain(db.gw, -1);
   }
+}
+
+/** A CellStatement's cell, run on `client` as the gateway's pool runs it. */
+function runCell(client: pg.Client, statement: CellStatement): Promise<string> {
+  return new Promise((resolve, reject) => {
+    client.query(
+      new CellQuery(statement) as never,
+      ((error: Error | null, result?: pg.QueryArrayResult) =>
+        error ? reject(error) : resolve(result?.rows[0]?.[0] as string)) as never,
+    );
+  });
 }
 
 async function setExplain(gw: pg.Client, minDuration: number): Promise<void> {
