@@ -28,6 +28,7 @@ import { contextKeys, setContextCalls } from "../../generator/api/context.ts";
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";
 import type { Entry } from "../../generator/routes/filter.ts";
+import { settingsToSet } from "../../generator/routes/function.ts";
 import { KEYS_FIRST_FROM_OFFSET } from "../../generator/routes/kinds/paged.ts";
 import { PAGE_BOUNDS, type ViewsPage, viewsPage } from "../../generator/routes/kinds/pagedViews.ts";
 import { ALL_CAST_TYPES, castSql } from "../../generator/routes/values.ts";
@@ -80,7 +81,7 @@ export function compilePagedStatements(
   const route = modelRoute.route as StandardRoute;
   if (route.type !== "PAGED" || (route.total ?? "exact") !== "exact") return undefined;
   const page = viewsPage(model, modelRoute);
-  const context = contextStatement(options.schema, options.preparedStatements);
+  const context = contextStatement(options.schema, page, options.preparedStatements);
   const check = { name: options.preparedStatements ? statementName("api_check", CHECK_TEXT) : undefined };
   const texts = textCache(page);
   return (request) => {
@@ -171,13 +172,26 @@ function pageBound(params: Record<string, unknown>, filter: FilterExpr | undefin
 
 /**
  * The context statement (route functions' settings; $1 the caller, $2 the plan cache mode: the
- * generic plan for a text without client values, as api.execute_cached chooses).
+ * generic plan for a text without client values, as api.execute_cached chooses). It stores what
+ * the page reads of the caller, decided as for a route function (settingsToSet): the keys of the
+ * row policies of the tables it reads, with `role` and `scopes`, which the views' column masks
+ * read (api.allowed); every key and the whole context when the route holds raw SQL. Each setting
+ * left out saves about 15k instructions a request (docs/performance.md).
  */
 function contextStatement(
   schema: Pick<Schema, "globalParams">,
+  page: ViewsPage,
   prepared: boolean,
 ): Pick<Step, "name" | "text"> {
-  const text = sql`SELECT ${setContextCalls(sql`$1::jsonb`, contextKeys(schema), true)},
+  const allKeys = contextKeys(schema);
+  const texts = [true, false].map((allVisible) =>
+    page.text(page.where, page.order(false), PAGE_BOUNDS[0] as number, allVisible),
+  );
+  for (const entry of page.columns.values()) texts.push(entry.sql);
+  const read = settingsToSet(page.checks.context, texts, allKeys);
+  const masks = new Set(["role", "scopes"]);
+  const keys = read.whole ? allKeys : allKeys.filter((key) => masks.has(key) || read.keys.includes(key));
+  const text = sql`SELECT ${setContextCalls(sql`$1::jsonb`, keys, read.whole)},
     pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true),
     pg_catalog.set_config('timezone', 'UTC', true),
     pg_catalog.set_config('plan_cache_mode', $2::text, true)`.toString();

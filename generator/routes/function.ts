@@ -52,16 +52,34 @@ export interface FunctionBody {
 /** A call of a helper that reads the context settings (sql/context.sql): a safety net. */
 const READS_SETTING = /\bapi\.(ctx|ctx_text|ctx_scopes|has_role|has_scopes|allowed)\(/;
 
+/**
+ * What of the caller context a query's settings must hold before it runs: only the keys its row
+ * policies read (`context`), or every key of `allKeys` and the whole `api.ctx` when it holds raw
+ * SQL or a write's triggers (`context.whole`), or when one of `texts` calls a helper that reads
+ * the settings. Each setting costs about 0.5-1 us a call; left unset, a policy reading it matches
+ * nothing. Route functions and the gateway's own page statements (gateway/routes/pagedStatement.ts)
+ * decide by this one rule.
+ */
+export function settingsToSet(
+  context: ContextUse,
+  texts: readonly string[],
+  allKeys: readonly string[],
+): ContextUse {
+  const whole = context.whole || texts.some((text) => READS_SETTING.test(text));
+  return { whole, keys: whole ? allKeys : context.keys };
+}
+
 export function functionStatements(name: string, body: FunctionBody): string[] {
   const fn = ident("api", name);
   const signature = sql`${fn}(jsonb, jsonb)`;
   const statements = body.statements("  ");
   const checks = body.checks("  ");
   const lines: Sql[] = [];
-  // Each setting costs about 0.5-1 us a call; left unset, a policy reading it matches nothing.
-  const whole =
-    body.context.whole || [...checks, ...statements].some((s) => READS_SETTING.test(s.toString()));
-  const keys = whole ? body.contextKeys : body.context.keys;
+  const { whole, keys } = settingsToSet(
+    body.context,
+    [...checks, ...statements].map((s) => s.toString()),
+    body.contextKeys,
+  );
   if (keys.length > 0) lines.push(contextAssignment(sql`ctx`, keys, whole));
   lines.push(...checks);
   lines.push(...statements);

@@ -302,3 +302,66 @@ t.test("a table rule and 'every column hidden' refuse as the function does", asy
   );
   t.same(warned, ["GET /api/v1/note/counted"], "told once");
 });
+
+// The context statement stores what the page reads (settingsToSet, as route functions decide):
+// a policy's global when the route holds no raw SQL, never the whole context then. Left out, the
+// policy would match no row and the page would come back empty.
+t.test("the context statement stores the keys the page's row policies read", async (t) => {
+  const schema = {
+    database: [
+      table("item", [id(), column("companyId", "BIGINT"), column("title", "TEXT")], {
+        policies: [
+          {
+            name: "same_company",
+            roles: [],
+            scopes: [],
+            where: [{ tableName: "item", columnName: "companyId", operator: "=", value: "#companyId" }],
+          },
+        ],
+      }),
+    ],
+    endpoints: [
+      {
+        name: "v1",
+        description: "",
+        baseUrl: "/api/v1",
+        routes: [standardRoute("GET", "/item", "item", ["id", "title"], { type: "PAGED", roles: [] })],
+      },
+    ],
+    customTypes: [],
+    globalParams: ["companyId", "userId"],
+    roles: ["member"],
+    scopes: [],
+  };
+  const app = scratchApp(t, schema);
+  const gw = await testGatewayForApp(
+    t,
+    app.dir,
+    `INSERT INTO "item" ("companyId", "title") VALUES (1, 'a'), (1, 'b'), (2, 'c');`,
+  );
+  const model = buildModel(readAppSchema(app.dir).schema as Schema);
+  const modelRoute = model.routes.find((r) => r.key === "GET /api/v1/item");
+  if (!modelRoute) throw new Error("no route GET /api/v1/item");
+  const options = { maxPerPage: 100, globalParams: schema.globalParams };
+  const fn = compileStandardRoute(modelRoute, options);
+  const own = compileStandardRoute(modelRoute, { ...options, model });
+  const sent: string[][] = [];
+  const db: StatementRunner = {
+    query(config) {
+      if (isCellStatement(config) && config.before) sent.push(config.before.map((s) => s.text));
+      return gw.pool.query(config);
+    },
+  };
+  const caller = auth({ role: "member", scopes: [], globals: { companyId: 1, userId: 7 } });
+  for (const qs of ["sortBy=title&sortOrder=DESC", "filter=(title,ne,zzz)"]) {
+    const request = { query: query(qs), params: {}, body: undefined };
+    const got = await own(db, caller, request);
+    t.same(got, await fn(db, caller, request), qs);
+    t.match(JSON.parse(got.body), { total: 2 }, `${qs}: company 1's rows`);
+  }
+  t.equal(sent.length, 2, "both answered by the gateway's statement");
+  const context = sent[0]?.[0] ?? "";
+  t.match(context, "'api.ctx.companyId'", "the policy's global is stored");
+  t.notMatch(context, "'api.ctx.userId'", "a global nothing reads is not");
+  t.notMatch(context, "'api.ctx',", "nor the whole context");
+});
