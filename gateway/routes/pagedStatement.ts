@@ -40,10 +40,14 @@ import { preparedName } from "../custom/preparedTexts.ts";
 import type { FilterExpr } from "../filter/ast.ts";
 import { statementName } from "../namedStatements.ts";
 
-/** Parameter types of the page's text: the request ($1), the caller ($2), the filter's values ($3). */
+/**
+ * Parameter types of the page's text: the request ($1), the caller ($2), the filter's values ($3),
+ * and the page's rows by position, after $4 through $5 (pagedViews.ts PAGE_RANGE).
+ */
 const JSONB = 3802;
 const TEXT_ARRAY = 1009;
-const PAGE_TYPES = [JSONB, JSONB, TEXT_ARRAY];
+const BIGINT = 20;
+const PAGE_TYPES = [JSONB, JSONB, TEXT_ARRAY, BIGINT, BIGINT];
 
 const COMPARISONS: Record<string, string> = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" };
 
@@ -86,8 +90,8 @@ export function compilePagedStatements(
   const texts = textCache(page);
   return (request) => {
     const { params, filter, auth } = request;
-    const bound = pageBound(params, filter);
-    if (bound === undefined) return undefined;
+    const cut = pageCut(params, filter);
+    if (cut === undefined) return undefined;
     if (!page.checks.passes((rule) => allowedFor(rule, auth))) return undefined;
     const values: string[] = [];
     const typed: { value: string; type: string }[] = [];
@@ -102,7 +106,7 @@ export function compilePagedStatements(
     const text = texts.get(
       where,
       order,
-      bound,
+      cut.bound,
       page.rules.every((rule) => allowedFor(rule, auth)),
     );
     const before: Step[] = [
@@ -118,7 +122,8 @@ export function compilePagedStatements(
     const named = options.preparedStatements
       ? (connection: pg.Connection) => preparedName(connection, text)
       : undefined;
-    return cellStatement(undefined, text, [JSON.stringify(params), request.ctx, textArray(values)], {
+    const pageValues = [JSON.stringify(params), request.ctx, textArray(values), cut.after, cut.through];
+    return cellStatement(undefined, text, pageValues, {
       before,
       paramTypes: PAGE_TYPES,
       ...(named ? { named } : {}),
@@ -154,9 +159,13 @@ function textCache(page: ViewsPage) {
 /**
  * For a request the function would build a text for (a filter, a sortBy, the NONE or RAND order),
  * on a page the one-statement form serves (deeper ones take the function's keys-first form), with
- * an exact total and no cursor: the constant its rows are cut from (PAGE_BOUNDS). Else undefined.
+ * an exact total and no cursor: the constant its rows are cut from (PAGE_BOUNDS), and the page's
+ * rows by position, after `after` through `through` ($4 and $5 of the text). Else undefined.
  */
-function pageBound(params: Record<string, unknown>, filter: FilterExpr | undefined): number | undefined {
+function pageCut(
+  params: Record<string, unknown>,
+  filter: FilterExpr | undefined,
+): { bound: number; after: string; through: string } | undefined {
   if ("after" in params || ("$count" in params && params.$count !== "exact")) return undefined;
   const sortBy = params.sortBy;
   const order = params.sortOrder;
@@ -167,7 +176,10 @@ function pageBound(params: Record<string, unknown>, filter: FilterExpr | undefin
   if (!Number.isSafeInteger(pageNumber) || !Number.isSafeInteger(perPage)) return undefined;
   const [n, size] = [pageNumber as number, perPage as number];
   if (n < 1 || size < 1 || (n - 1) * size >= KEYS_FIRST_FROM_OFFSET) return undefined;
-  return PAGE_BOUNDS.find((bound) => bound >= n * size);
+  const bound = PAGE_BOUNDS.find((b) => b >= n * size);
+  return bound === undefined
+    ? undefined
+    : { bound, after: String((n - 1) * size), through: String(n * size) };
 }
 
 /**

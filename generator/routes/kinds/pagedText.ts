@@ -24,10 +24,20 @@ const LIMIT_MARK = "\u0001limit\u0001";
 /** The page's last row, counted from 1: its keys are subscripts `(PAGE - 1) * PER_PAGE + 1` to this. */
 export const PAGE_END = sql`${PAGE} * ${PER_PAGE}`;
 
+/** The rows a bounded page keeps by position: after `after`, through `through` (counted from 1). */
+export interface PageRange {
+  after: Sql;
+  through: Sql;
+}
+
+/** The request's page as a PageRange, read from the request's `$1` (what route functions get). */
+const REQUEST_RANGE: PageRange = { after: sql`(${PAGE} - 1) * ${PER_PAGE}`, through: PAGE_END };
+
 /**
  * The page as a JSON array and its exact total, in one statement, for a where and an order.
  * `bound`: the page is cut from the first `bound` rows (a constant the caller chooses, at least
- * the page's end) by their position (boundedPage), not by `LIMIT ... OFFSET ...`.
+ * the page's end) by their position (boundedPage), not by `LIMIT ... OFFSET ...`; `range` says
+ * which positions (default: the request's page, from `$1`).
  */
 export function pagedQuery(
   q: CompiledQuery,
@@ -36,13 +46,14 @@ export function pagedQuery(
   order: Sql,
   from?: Sql,
   bound?: Sql,
+  range: PageRange = REQUEST_RANGE,
 ): Sql {
   const inner = `${indent}  `;
   const rows = `${inner}  `;
   const base = where ? { where } : {};
   const total = sql`'total', ${countedTotal(q, indent, where)}`;
   const cut = (select: (rowsIndent: string, limit: Sql) => Sql): Sql =>
-    bound ? boundedPage(select(`${rows}    `, bound), rows) : select(rows, LIMIT);
+    bound ? boundedPage(select(`${rows}    `, bound), rows, range) : select(rows, LIMIT);
   if (!pagesRawRows(q)) {
     const page = cut((at, limit) =>
       selectSql(q, at, { ...base, orderBy: order, limit, ...(from ? { from } : {}) }),
@@ -65,9 +76,9 @@ export function pagedQuery(
  * example's projects filtered by status, company 1: 2,000 index entries for 9 rows), and an outer
  * LIMIT passes that fraction down to the query below it (pagedKeys.ts KEY_BOUNDS, measured).
  */
-function boundedPage(select: Sql, indent: string): Sql {
+function boundedPage(select: Sql, indent: string, range: PageRange): Sql {
   const at = `${indent}  `;
-  return sql`SELECT * FROM (${nl(at)}SELECT _api_b.*, row_number() OVER () AS _api_n FROM (${nl(`${at}  `)}${select}${nl(at)}) AS _api_b${nl(indent)}) AS _api_o WHERE _api_n > (${PAGE} - 1) * ${PER_PAGE} AND _api_n <= ${PAGE_END}`;
+  return sql`SELECT * FROM (${nl(at)}SELECT _api_b.*, row_number() OVER () AS _api_n FROM (${nl(`${at}  `)}${select}${nl(at)}) AS _api_b${nl(indent)}) AS _api_o WHERE _api_n > ${range.after} AND _api_n <= ${range.through}`;
 }
 
 /**
@@ -128,8 +139,11 @@ export function dynamicPieces(q: CompiledQuery, indent: string): string[] {
   return splitAt(text, [WHERE_MARK, ORDER_MARK, WHERE_MARK]);
 }
 
-/** The same text with the page cut from a constant bound (pagedQuery `bound`): A W B O C <bound> D W E. */
-export function boundedPieces(q: CompiledQuery, indent: string): string[] {
+/**
+ * The same text with the page cut from a constant bound (pagedQuery `bound`), keeping the rows of
+ * `range`: A W B O C <bound> D W E.
+ */
+export function boundedPieces(q: CompiledQuery, indent: string, range?: PageRange): string[] {
   const text = pagedQuery(
     q,
     indent,
@@ -137,6 +151,7 @@ export function boundedPieces(q: CompiledQuery, indent: string): string[] {
     trusted(ORDER_MARK),
     undefined,
     trusted(LIMIT_MARK),
+    range,
   ).toString();
   return splitAt(text, [WHERE_MARK, ORDER_MARK, LIMIT_MARK, WHERE_MARK]);
 }
