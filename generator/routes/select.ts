@@ -97,6 +97,17 @@ export interface CompiledQuery {
    * every row of a large table.
    */
   probedFrom?: Sql;
+  /**
+   * The joins a page may make after its rows are cut (pagedText.ts `deferred`): those that decide
+   * no row and that neither the where, another join nor a counted raw selector reads
+   * (countNeutralJoins), in order, each as the lateral probe that makes it:
+   * `<type> JOIN LATERAL (SELECT alias.* FROM <source> WHERE <ON> OFFSET 0) AS alias ON true`.
+   * Joined after the cut, they are probed for the page's rows only, not for every row the cut
+   * numbers.
+   */
+  deferrable: { alias: string; on: Sql; probe: Sql }[];
+  /** `from` without the joins of `aliases` (made after the cut instead). */
+  fromWithout(aliases: ReadonlySet<string>): Sql;
   /** The joins of `from` (after its base table), as they follow it there (write.ts reuses them). */
   joinClauses: Sql;
   /** The same joins one by one, each table behind its mask, with its ON condition (write.ts). */
@@ -173,18 +184,9 @@ export function compileQuery(
     "",
   );
   const where = whereSql(spec.where, scope);
-  const probed = probeable(spec, scope)
-    ? join(
-        [
-          from[0] as Sql,
-          ...joinPieces.map(
-            (p) =>
-              sql`${nl(indent)}${JOIN_SQL[p.type]} LATERAL (SELECT ${ident(p.alias)}.* FROM ${p.source} WHERE ${p.on} OFFSET 0) AS ${ident(p.alias)} ON true`,
-          ),
-        ],
-        "",
-      )
-    : undefined;
+  const probe = (p: (typeof joinPieces)[number]) =>
+    sql`${nl(indent)}${JOIN_SQL[p.type]} LATERAL (SELECT ${ident(p.alias)}.* FROM ${p.source} WHERE ${p.on} OFFSET 0) AS ${ident(p.alias)} ON true`;
+  const probed = probeable(spec, scope) ? join([from[0] as Sql, ...joinPieces.map(probe)], "") : undefined;
   const properties = spec.properties.map((p) => property(p, scope, model, checks, `${indent}    `, form));
   const neutral = countNeutralJoins(spec, scope, countedRaws(properties), implied);
   const counted = joinPieces.filter((p) => !neutral.has(p.alias));
@@ -231,6 +233,11 @@ export function compileQuery(
     filteredCountFrom: join([...from, ...joinPieces.map((p) => p.counted)], ""),
     plainCountFrom: join([...plainFrom, ...counted.map((p) => p.plain)], ""),
     joinClauses,
+    deferrable: joinPieces
+      .filter((p) => p.type === "LEFT" && neutral.has(p.alias))
+      .map((p) => ({ alias: p.alias, on: p.on, probe: probe(p) })),
+    fromWithout: (aliases) =>
+      join([...from, ...joinPieces.filter((p) => !aliases.has(p.alias)).map((p) => p.masked)], ""),
     joins: joinPieces.map(({ source, on }) => ({ source, on })),
     ...(probed ? { probedFrom: probed } : {}),
     readsMaskedColumns: readsMaskedColumns(spec, scope),

@@ -218,7 +218,7 @@ export const paged: Kind = (route, compile, names) => {
 
 /** The default request's page: the own order, its joins as probes where they can be (select.ts). */
 function pageWithProbes(q: CompiledQuery, indent: string, order: Sql): Sql {
-  return pagedQuery(q, indent, undefined, order, q.probedFrom);
+  return pagedQuery(q, indent, undefined, order, q.probedFrom ? { from: q.probedFrom } : {});
 }
 
 /**

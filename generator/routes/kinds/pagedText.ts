@@ -33,21 +33,33 @@ export interface PageRange {
 /** The request's page as a PageRange, read from the request's `$1` (what route functions get). */
 const REQUEST_RANGE: PageRange = { after: sql`(${PAGE} - 1) * ${PER_PAGE}`, through: PAGE_END };
 
-/**
- * The page as a JSON array and its exact total, in one statement, for a where and an order.
- * `bound`: the page is cut from the first `bound` rows (a constant the caller chooses, at least
- * the page's end) by their position (boundedPage), not by `LIMIT ... OFFSET ...`; `range` says
- * which positions (default: the request's page, from `$1`).
- */
+/** How pagedQuery cuts and joins its page (each optional). */
+export interface PageOptions {
+  /** The FROM of the page's rows (default: the query's). */
+  from?: Sql;
+  /**
+   * The page is cut from the first `bound` rows (a constant the caller chooses, at least the
+   * page's end) by their position (boundedPage), not by `LIMIT ... OFFSET ...`.
+   */
+  bound?: Sql;
+  /** With `bound`: the positions kept (default: the request's page, from `$1`). */
+  range?: PageRange;
+  /**
+   * Joins of `q.deferrable` made after the cut, as probes for the page's rows only (rawRows); the
+   * rows are cut from `q.fromWithout` them. Only where the objects are built over raw rows.
+   */
+  deferred?: ReadonlySet<string>;
+}
+
+/** The page as a JSON array and its exact total, in one statement, for a where and an order. */
 export function pagedQuery(
   q: CompiledQuery,
   indent: string,
   where: Sql | undefined,
   order: Sql,
-  from?: Sql,
-  bound?: Sql,
-  range: PageRange = REQUEST_RANGE,
+  options: PageOptions = {},
 ): Sql {
+  const { bound, range = REQUEST_RANGE } = options;
   const inner = `${indent}  `;
   const rows = `${inner}  `;
   const base = where ? { where } : {};
@@ -55,12 +67,15 @@ export function pagedQuery(
   const cut = (select: (rowsIndent: string, limit: Sql) => Sql): Sql =>
     bound ? boundedPage(select(`${rows}    `, bound), rows, range) : select(rows, LIMIT);
   if (!pagesRawRows(q)) {
+    const from = options.from;
     const page = cut((at, limit) =>
       selectSql(q, at, { ...base, orderBy: order, limit, ...(from ? { from } : {}) }),
     );
     return sql`SELECT json_build_object(${nl(inner)}'data', COALESCE((SELECT json_agg(_api_r.j) FROM (${nl(rows)}${page}${nl(inner)}) AS _api_r), '[]'::json),${nl(inner)}${total})`;
   }
-  const raw = rawRows(q, inner);
+  const deferred = q.deferrable.filter((j) => options.deferred?.has(j.alias));
+  const from = deferred.length > 0 ? q.fromWithout(new Set(deferred.map((j) => j.alias))) : options.from;
+  const raw = rawRows(q, inner, deferred);
   const page = cut((at, limit) =>
     selectSql(q, at, { ...base, select: raw.select, orderBy: order, limit, ...(from ? { from } : {}) }),
   );
@@ -91,12 +106,19 @@ function boundedPage(select: Sql, indent: string, range: PageRange): Sql {
  * Column by column, not the source's whole row (`"user" AS _api_w0`), which is built in full for
  * every row before the LIMIT and taken apart again above it.
  */
-function rawRows(q: CompiledQuery, inner: string): { select: Sql; columns: Sql } {
+function rawRows(
+  q: CompiledQuery,
+  inner: string,
+  deferred: CompiledQuery["deferrable"] = [],
+): { select: Sql; columns: Sql } {
+  // The deferred joins' ON conditions read the carried columns too (the base's foreign key).
   const reads = columnsRead(
-    q.object.toString(),
+    [q.object, ...deferred.map((j) => j.on)].join(" "),
     q.scope.sources.map((s) => s.name),
   );
+  const late = new Set(deferred.map((j) => j.alias));
   const sources = q.scope.sources.map((s, i) => ({
+    source: s.name,
     name: ident(s.name),
     // The source's own columns (those sourceSql reads the table through) that the object reads.
     columns: q.scope.model
@@ -104,7 +126,7 @@ function rawRows(q: CompiledQuery, inner: string): { select: Sql; columns: Sql }
       .readable.map((c, j) => ({ column: c.name, name: ident(c.name), alias: trusted(`_api_w${i}_${j}`) }))
       .filter((c) => reads(s.name, c.column)),
   }));
-  const carried = sources.filter((s) => s.columns.length > 0);
+  const carried = sources.filter((s) => s.columns.length > 0 && !late.has(s.source));
   return {
     // A select list needs one column: an object that reads none still has one row per page row.
     select:
@@ -112,10 +134,13 @@ function rawRows(q: CompiledQuery, inner: string): { select: Sql; columns: Sql }
         ? join(carried.flatMap((s) => s.columns.map((c) => sql`${s.name}.${c.name} AS ${c.alias}`)))
         : sql`NULL AS _api_none`,
     columns: join(
-      carried.map(
-        (s) =>
-          sql`${nl(inner)}CROSS JOIN LATERAL (SELECT ${join(s.columns.map((c) => sql`_api_p.${c.alias} AS ${c.name}`))}) AS ${s.name}`,
-      ),
+      [
+        ...carried.map(
+          (s) =>
+            sql`${nl(inner)}CROSS JOIN LATERAL (SELECT ${join(s.columns.map((c) => sql`_api_p.${c.alias} AS ${c.name}`))}) AS ${s.name}`,
+        ),
+        ...deferred.map((j) => j.probe),
+      ],
       "",
     ),
   };
@@ -141,18 +166,19 @@ export function dynamicPieces(q: CompiledQuery, indent: string): string[] {
 
 /**
  * The same text with the page cut from a constant bound (pagedQuery `bound`), keeping the rows of
- * `range`: A W B O C <bound> D W E.
+ * `range`, the joins of `deferred` made after the cut: A W B O C <bound> D W E.
  */
-export function boundedPieces(q: CompiledQuery, indent: string, range?: PageRange): string[] {
-  const text = pagedQuery(
-    q,
-    indent,
-    trusted(WHERE_MARK),
-    trusted(ORDER_MARK),
-    undefined,
-    trusted(LIMIT_MARK),
-    range,
-  ).toString();
+export function boundedPieces(
+  q: CompiledQuery,
+  indent: string,
+  range?: PageRange,
+  deferred?: ReadonlySet<string>,
+): string[] {
+  const text = pagedQuery(q, indent, trusted(WHERE_MARK), trusted(ORDER_MARK), {
+    bound: trusted(LIMIT_MARK),
+    ...(range ? { range } : {}),
+    ...(deferred ? { deferred } : {}),
+  }).toString();
   return splitAt(text, [WHERE_MARK, ORDER_MARK, LIMIT_MARK, WHERE_MARK]);
 }
 

@@ -23,6 +23,7 @@ import { type Entry, filterColumns } from "../filter.ts";
 import { querySpec } from "../index.ts";
 import type { ObjectForm } from "../object.ts";
 import { type Access, Checks } from "../permissions.ts";
+import { mayName } from "../rawSql.ts";
 import { type CompiledQuery, compileQuery, orderList } from "../select.ts";
 import { KEY_BOUNDS } from "./pagedKeys.ts";
 import { boundedPieces } from "./pagedText.ts";
@@ -68,16 +69,35 @@ export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
   const compile = (form: ObjectForm) =>
     compileQuery(querySpec(route), model, checks, "", undefined, form, "views");
   const q = compile("all");
-  const pieces = (query: CompiledQuery) =>
-    boundedPieces(query, "", PAGE_RANGE) as [string, string, string, string, string];
-  const all = pieces(q);
-  const some = q.columnRules.length > 0 ? pieces(compile("some")) : all;
+  const some = q.columnRules.length > 0 ? compile("some") : q;
+  // The pieces by object form and the joins made after the cut: a join the where or the order
+  // names stays before it (the page's rows depend on it), the others that decide no row are
+  // probed for the page's rows only (select.ts `deferrable`). A few sets per route at most.
+  const built = new Map<string, [string, string, string, string, string]>();
+  const pieces = (query: CompiledQuery, where: string, order: string) => {
+    const deferred = query.deferrable
+      .map((j) => j.alias)
+      .filter((alias) => !mayName(where, alias) && !mayName(order, alias));
+    const key = `${query === q ? "all" : "some"}\0${deferred.join("\0")}`;
+    let found = built.get(key);
+    if (found === undefined) {
+      found = boundedPieces(query, "", PAGE_RANGE, new Set(deferred)) as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      built.set(key, found);
+    }
+    return found;
+  };
   // Both directions of both lists, written once here rather than on every request.
   const orders = [false, true].map((d) => orderList(q.order, q.tiebreak, d).toString());
   const tiebreaks = [false, true].map((d) => orderList([], q.tiebreak, d).toString());
   return {
     text: (where, order, bound, allVisible) => {
-      const [a, b, c, d, e] = allVisible ? all : some;
+      const [a, b, c, d, e] = pieces(allVisible ? q : some, where, order);
       return a + where + b + order + c + String(bound) + d + where + e;
     },
     rules: q.columnRules,
