@@ -154,6 +154,10 @@ ${tables}
   the session's settings from its start, so it pays the app's policies but no \`set_config\`.
   ceiling ratio under row security: the gateway's statement over that one, the generated code's
   share of the gap (the Restura fixture has no row policies: there it is the ceiling ratio).
+  pgbench binds a parameter for every place a statement names it, so where a text names \`$1\`
+  several times Postgres parses its value several times: the page batch's request and caller
+  JSON about ten times where the gateway's one Bind parses each once (a few percent of the batch,
+  against the gateway; the hand-written statements' repeated values are numbers).
 - Writes (POST, PATCH, DELETE) change rows: PATCH is spread over many rows, DELETE removes a
   fresh row per request (a fixed number of requests per round instead of a duration). They run
   after every read case, the custom route included, so no read sees the rows POST added.
