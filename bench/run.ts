@@ -20,7 +20,6 @@ import { migrateApp } from "../db/migrate.ts";
 import { freePort, providePostgres } from "../db/postgres.ts";
 import type { AuthResult } from "../gateway/auth/types.ts";
 import { batchSteps, type CellStatement } from "../gateway/cellQuery.ts";
-import type { FilterExpr } from "../gateway/filter/ast.ts";
 import { compilePagedStatements } from "../gateway/routes/pagedStatement.ts";
 import { contextKeys } from "../generator/api/context.ts";
 import { API_GATEWAY } from "../generator/api/names.ts";
@@ -267,10 +266,8 @@ function ownPage(
     preparedStatements: true,
   });
   const { role, scopes, ...globals } = ctx;
-  const params = { ...(ceiling.params as Record<string, unknown>) };
   return statements?.({
-    params,
-    filter: params.filter as FilterExpr | undefined,
+    params: { ...(ceiling.params as Record<string, unknown>) },
     auth: { user: { role, scopes, globals } } as AuthResult,
     ctx: JSON.stringify(ctx),
   });

@@ -63,9 +63,11 @@ const CHECK_TEXT = sql`SELECT count(CASE u.t ${join(
 )} END) FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS u(v, t)`.toString();
 
 export interface PagedRequest {
+  /**
+   * The validated request; its `filter`, when present, parsed (a FilterExpr whose columns the
+   * gateway already checked the caller may use).
+   */
   params: Record<string, unknown>;
-  /** The parsed filter (the gateway already checked that the caller may use each column). */
-  filter: FilterExpr | undefined;
   auth: AuthResult;
   /** The caller context's JSON, as the route function gets it. */
   ctx: string;
@@ -89,7 +91,8 @@ export function compilePagedStatements(
   const check = { name: options.preparedStatements ? statementName("api_check", CHECK_TEXT) : undefined };
   const texts = textCache(page);
   return (request) => {
-    const { params, filter, auth } = request;
+    const { params, auth } = request;
+    const filter = params.filter as FilterExpr | undefined;
     const cut = pageCut(params, filter);
     if (cut === undefined) return undefined;
     if (!page.checks.passes((rule) => allowedFor(rule, auth))) return undefined;

@@ -120,7 +120,7 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
       throw new ApiError("BAD_REQUEST", "Request values must not contain the NUL character (U+0000)");
     }
     const ctx = ctxJson(auth);
-    const own = ownStatement?.({ params, filter: params.filter as FilterExpr | undefined, auth, ctx });
+    const own = ownStatement?.({ params, auth, ctx });
     let body = own ? await ownPage(db, own) : undefined;
     if (body === undefined) {
       const values = [empty ? "{}" : JSON.stringify(params), ctx];

@@ -10,7 +10,6 @@ import pg from "pg";
 import type { Test } from "tap";
 import type { AuthResult } from "../../gateway/auth/types.ts";
 import { CellQuery, type CellStatement } from "../../gateway/cellQuery.ts";
-import type { FilterExpr } from "../../gateway/filter/ast.ts";
 import { compilePagedStatements, type PagedStatements } from "../../gateway/routes/pagedStatement.ts";
 import { buildModel } from "../../generator/model/index.ts";
 import { routeFunctionName, routeFunctionStatementsFor } from "../../generator/routes/index.ts";
@@ -153,10 +152,8 @@ export async function planDatabase(
       const auth = (
         role === null ? { anonymous: true, reason: "missing" } : { user: { role, scopes, globals } }
       ) as AuthResult;
-      const params = { ...c.params };
       return paged.get(c.route)?.({
-        params,
-        filter: params.filter as FilterExpr | undefined,
+        params: { ...c.params },
         auth,
         ctx: JSON.stringify(c.ctx),
       });

@@ -62,6 +62,9 @@ export interface ViewsPage {
   checks: Checks;
 }
 
+/** A page text's constant pieces around its placeholders (pagedText.ts boundedPieces): A W B O C <bound> D W E. */
+type Pieces = [string, string, string, string, string];
+
 /** The route's page over the views. */
 export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
   const route = modelRoute.route as StandardRoute;
@@ -73,7 +76,7 @@ export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
   // The pieces by object form and the joins made after the cut: a join the where or the order
   // names stays before it (the page's rows depend on it), the others that decide no row are
   // probed for the page's rows only (select.ts `deferrable`). A few sets per route at most.
-  const built = new Map<string, [string, string, string, string, string]>();
+  const built = new Map<string, Pieces>();
   const pieces = (query: CompiledQuery, where: string, order: string) => {
     const deferred = query.deferrable
       .map((j) => j.alias)
@@ -81,13 +84,7 @@ export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
     const key = `${query === q ? "all" : "some"}\0${deferred.join("\0")}`;
     let found = built.get(key);
     if (found === undefined) {
-      found = boundedPieces(query, "", PAGE_RANGE, new Set(deferred)) as [
-        string,
-        string,
-        string,
-        string,
-        string,
-      ];
+      found = boundedPieces(query, "", PAGE_RANGE, new Set(deferred)) as Pieces;
       built.set(key, found);
     }
     return found;
