@@ -4,6 +4,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { cursorDecoder } from "../gateway/routes/cursor.ts";
+import type { Model } from "../generator/model/index.ts";
 import { RESTURA_FIXTURE } from "../test/harness/templates.ts";
 import { EXAMPLE, RESTURA } from "./sql.ts";
 
@@ -315,4 +317,15 @@ export function cases(deletesPerRun: number): Case[] {
       })),
     },
   ];
+}
+
+/**
+ * The route function's parameters for a case, as JSON, as the gateway sends them: a cursor in the
+ * route's own order decoded under `$after` (gateway/routes/cursor.ts).
+ */
+export function functionParams(model: Model, ceiling: NonNullable<Case["ceiling"]>): string {
+  const params = { ...(ceiling.params as Record<string, unknown>) };
+  const modelRoute = model.routes.find((r) => r.key === ceiling.route);
+  if (modelRoute) cursorDecoder(model, modelRoute)?.(params);
+  return JSON.stringify(params);
 }

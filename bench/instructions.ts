@@ -31,11 +31,12 @@ import {
   contextKeys,
   setContextCalls,
 } from "../generator/api/context.ts";
+import { buildModel } from "../generator/model/index.ts";
 import { FUNCTION_SETTINGS } from "../generator/routes/function.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
 import type { Schema } from "../generator/schema/types.ts";
 import { ident, literal, sql } from "../generator/sql/sql.ts";
-import { APPS, type AppName, type Case, cases, REPO } from "./cases.ts";
+import { APPS, type AppName, type Case, cases, functionParams, REPO } from "./cases.ts";
 import { type CountingServer, countingServer, type Statement } from "./countingServer.ts";
 import { boundText } from "./pgbench.ts";
 import { planCacheMode } from "./sql.ts";
@@ -227,7 +228,7 @@ async function countCase(
   const caller = JSON.stringify(APPS[c.app].caller);
   const route = await counting.perCall(database, [AS_GATEWAY], {
     text: `SELECT ${ident("api", fn)}($1::jsonb, $2::jsonb)`,
-    values: [JSON.stringify(ceiling.params), caller],
+    values: [functionParams(buildModel(schema), ceiling), caller],
   });
   const handStatement = {
     text: ceiling.sql,

@@ -25,7 +25,16 @@ import { contextKeys } from "../generator/api/context.ts";
 import { API_GATEWAY } from "../generator/api/names.ts";
 import { buildModel, type Model } from "../generator/model/index.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
-import { APPS, type AppName, type Case, type Claims, cases, examplePool, REPO } from "./cases.ts";
+import {
+  APPS,
+  type AppName,
+  type Case,
+  type Claims,
+  cases,
+  examplePool,
+  functionParams,
+  REPO,
+} from "./cases.ts";
 import {
   clusterCpuSeconds,
   cpuSeconds,
@@ -198,7 +207,7 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
           ? { ...pipelinedValues(batchSteps(own, undefined)), settings: { role: API_GATEWAY } }
           : {
               ...boundValues(`SELECT api.U&"${name}"($1::jsonb, $2::jsonb)`, [
-                JSON.stringify(c.ceiling.params),
+                functionParams(model, c.ceiling),
                 JSON.stringify(ctx),
               ]),
               settings: {},

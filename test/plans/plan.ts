@@ -10,6 +10,7 @@ import pg from "pg";
 import type { Test } from "tap";
 import type { AuthResult } from "../../gateway/auth/types.ts";
 import { CellQuery, type CellStatement } from "../../gateway/cellQuery.ts";
+import { cursorDecoder } from "../../gateway/routes/cursor.ts";
 import { compilePagedStatements, type PagedStatements } from "../../gateway/routes/pagedStatement.ts";
 import { buildModel } from "../../generator/model/index.ts";
 import { routeFunctionName, routeFunctionStatementsFor } from "../../generator/routes/index.ts";
@@ -65,6 +66,8 @@ export interface PlanDb {
   functionName(route: string): string;
   /** The gateway's own statement for a case, when it answers the case itself. */
   ownStatement(c: Pick<PlanCase, "route" | "params" | "ctx">): CellStatement | undefined;
+  /** The route function's parameters as the gateway sends them (a cursor decoded: cursor.ts). */
+  functionParams(c: Pick<PlanCase, "route" | "params">): Record<string, unknown>;
   bigTables: Set<string>;
 }
 
@@ -137,11 +140,13 @@ export async function planDatabase(
   );
   const model = buildModel(schema);
   const paged = new Map<string, PagedStatements | undefined>();
+  const cursors = new Map<string, ((params: Record<string, unknown>) => void) | undefined>();
   for (const modelRoute of model.routes) {
     paged.set(
       modelRoute.key,
       compilePagedStatements(model, modelRoute, { schema, preparedStatements: true }),
     );
+    cursors.set(modelRoute.key, cursorDecoder(model, modelRoute));
   }
   return {
     su,
@@ -157,6 +162,11 @@ export async function planDatabase(
         auth,
         ctx: JSON.stringify(c.ctx),
       });
+    },
+    functionParams: (c) => {
+      const params = { ...(c.params as Record<string, unknown>) };
+      cursors.get(c.route)?.(params);
+      return params;
     },
     functionName: (route) => {
       const name = names.get(route);
@@ -189,7 +199,7 @@ export async function gatewayPlans(
     );
   const fn = db.functionName(c.route).replaceAll('"', '""');
   const call = `SELECT api."${fn}"($1, $2) AS body`;
-  const values = [JSON.stringify(c.params), JSON.stringify(c.ctx)];
+  const values = [JSON.stringify(db.functionParams(c)), JSON.stringify(c.ctx)];
   const run = async () => (await db.gw.query(call, values)).rows[0].body as string;
   // The call itself is the top-level statement; its numbers include the function's statements.
   return lastRunPlans(db, warmCalls, run, (text) => text !== call);

@@ -11,6 +11,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import t from "tap";
+import { decodedCursor } from "../../gateway/routes/cursor.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import { fastCursorKeys } from "../../generator/routes/kinds/fastCursor.ts";
+import type { StandardRoute } from "../../generator/schema/types.ts";
 import { column, id, standardRoute, table } from "../harness/app.ts";
 import { FEATURES_SCHEMA, FEATURES_SEED, RESTURA_FIXTURE, RESTURA_SEED, routeDatabase } from "./helpers.ts";
 
@@ -136,8 +140,9 @@ t.test("keyset pages equal offset pages", async (t) => {
 });
 
 // A route in its own order by primary key, seen by every caller, answers a cursor request in that
-// order from static statements before any other check (pagedKeyset.ts keysetFastPath); whatever
-// those do not fit goes on to the general path. Both must answer as one path would.
+// order from static statements before any other check, when the gateway passes the cursor decoded
+// (`$after`, pagedKeyset.ts keysetFastPath, gateway/routes/cursor.ts); whatever those do not fit
+// goes on to the general path, which decodes `after` itself. Both must answer as one path would.
 t.test("the own order by primary key: cursor pages up front, refusals as before", async (t) => {
   const db = await routeDatabase(t, { schemaFile: FEATURES_SCHEMA, seed: FEATURES_SEED });
   const admin = { role: "admin", scopes: ["finance"], teamId: 1 };
@@ -145,8 +150,25 @@ t.test("the own order by primary key: cursor pages up front, refusals as before"
   const definition = (
     await db.su.query(`SELECT pg_get_functiondef(format('api.%I', $1::text)::regproc) AS d`, [ROUTE])
   ).rows[0].d as string;
-  t.match(definition, "_api_cursor := ARRAY[_api_after->'k'->>0]", "the route has the fast path");
-  const page = async (params: Record<string, unknown>) => (await db.body(ROUTE, params, admin)) as Page;
+  t.match(definition, "IF $1 ? '$after' THEN", "the route has the fast path");
+  const model = buildModel(db.schema);
+  const route = db.schema.endpoints.flatMap((g) => g.routes).find((r) => r.path === "/member/paged");
+  t.equal(fastCursorKeys(model, model.routeOf(route as StandardRoute)), 1, "the gateway decodes its cursors");
+  /** The general path's answer, checked byte for byte against the fast path's where the gateway takes it. */
+  const page = async (params: Record<string, unknown>) => {
+    const general = await db.call(ROUTE, params, admin);
+    if (!general.ok) throw new Error(`${ROUTE} failed: ${general.message}`);
+    const decoded = decodedCursor(params.after, 1);
+    if (decoded !== undefined) {
+      const fast = await db.call(ROUTE, { ...params, $after: decoded }, admin);
+      t.equal(
+        fast.ok && fast.text,
+        general.text,
+        `the fast path answers ${JSON.stringify(params)} as the general one`,
+      );
+    }
+    return general.body as Page;
+  };
   const all = (await page({ perPage: 100 })).data.map((r) => r.id);
   t.ok(all.length >= 3);
   for (const perPage of [1, 2, 3]) {
@@ -166,7 +188,15 @@ t.test("the own order by primary key: cursor pages up front, refusals as before"
     await page({ perPage: 1, after: first.next }),
     "an explicit empty sortBy answers the same",
   );
-  const error = (params: Record<string, unknown>) => db.error(ROUTE, params, admin);
+  /** The general path's refusal; the same where the gateway passes the cursor decoded. */
+  const error = async (params: Record<string, unknown>) => {
+    const refused = await db.error(ROUTE, params, admin);
+    const decoded = decodedCursor(params.after, 1);
+    if (decoded !== undefined) {
+      t.equal(await db.error(ROUTE, { ...params, $after: decoded }, admin), refused, "the same with $after");
+    }
+    return refused;
+  };
   const mismatch = "A0400: after is not a cursor of this route for this sortBy and sortOrder";
   const forged = (keys: unknown[], s = "", o = "ASC") =>
     Buffer.from(JSON.stringify({ s, o, k: keys })).toString("base64url");
@@ -188,11 +218,14 @@ t.test("the own order by primary key: cursor pages up front, refusals as before"
   const USERS = "GET /api/v1/user/paged";
   await restura.su.query('ANALYZE "user"');
   const exactFirst = (await restura.body(USERS, { perPage: 1, after: "" }, user)) as Page;
-  const planned = (await restura.body(
+  const plannedParams = { perPage: 1, after: exactFirst.next, $count: "planned" };
+  const planned = (await restura.body(USERS, plannedParams, user)) as Page;
+  const fastPlanned = await restura.call(
     USERS,
-    { perPage: 1, after: exactFirst.next, $count: "planned" },
+    { ...plannedParams, $after: decodedCursor(exactFirst.next, 1) },
     user,
-  )) as Page;
+  );
+  t.same(fastPlanned.ok && fastPlanned.body, planned, "the fast path's planned total and page");
   const offset = (await restura.body(USERS, { perPage: 1, page: 2 }, user)) as Page;
   t.same(planned.data, offset.data, "the page after the cursor");
   t.equal(planned.totalMode, "planned");

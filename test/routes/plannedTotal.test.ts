@@ -8,6 +8,7 @@
 
 import path from "node:path";
 import t from "tap";
+import { decodedCursor } from "../../gateway/routes/cursor.ts";
 import { type Ctx, routeDatabase } from "./helpers.ts";
 
 const SCHEMA = path.join(import.meta.dirname, "plannedTotal.schema.json");
@@ -39,8 +40,17 @@ t.test("a whole table's planned total is the planner's estimate, read without EX
         `SELECT statement FROM pg_prepared_statements WHERE name LIKE 'api\\_q\\_%'`,
       )
     ).rows.map((r) => r.statement);
-  const planned = async (params: Record<string, unknown>) =>
-    (await db.body("GET /api/v1/entry", { perPage: 5, $count: "planned", ...params }, user)) as Page;
+  /** As the gateway sends it: a cursor of the route's own order decoded (gateway/routes/cursor.ts). */
+  const planned = async (params: Record<string, unknown>) => {
+    const decoded = decodedCursor(params.after, 1);
+    const sent = {
+      perPage: 5,
+      $count: "planned",
+      ...params,
+      ...(decoded === undefined ? {} : { $after: decoded }),
+    };
+    return (await db.body("GET /api/v1/entry", sent, user)) as Page;
+  };
 
   // Statistics change only when this test says so (autovacuum could analyse between two reads).
   await db.su.query("ALTER TABLE entry SET (autovacuum_enabled = false)");

@@ -99,7 +99,7 @@ export function keysetStatements(
     sql`IF $1->>'after' <> '' THEN${nl(i1)}${decodeCursor(i1)}${nl(i1)}IF NOT ${cursorFits(sql`COALESCE(_api_sort_by, '')`, sql`_api_sort_order`, sql`${literal(tail.sql.length)} + (CASE WHEN _api_key IS NULL THEN 0 ELSE 1 END)`, i2)} THEN${nl(i2)}${bad("after is not a cursor of this route for this sortBy and sortOrder")}${nl(i1)}END IF;${nl(i1)}${CURSOR_VALUES}${nl(indent)}END IF;`,
     // The own order's static statements, unless the fast path has them (an explicit empty sortBy
     // or null filter then takes the query text, which answers the same).
-    ...(fastPath ? [] : staticKeyset(q, tail, indent, OWN_ORDER)),
+    ...(fastPath ? [] : generalStaticKeyset(q, tail, indent)),
     // The query text's pieces only now, past the static statements, which need none of them:
     // plpgsql sets up every expression it evaluates anew in each transaction, and the condition's
     // CASE is large (the Restura cursor page: about 25 µs of Postgres CPU a call when it came first).
@@ -132,15 +132,33 @@ function cursorFits(sortBy: Sql, sortOrder: Sql, keys: Sql, indent: string): Sql
 const CURSOR_VALUES = sql`_api_cursor := ARRAY(SELECT jsonb_array_elements_text(_api_after->'k'));`;
 
 /**
+ * The route's own order, when it is the primary key and every caller sees it: the cursors the
+ * fast path below takes, which the gateway decodes for it (gateway/routes/cursor.ts). Undefined
+ * for a route without one.
+ */
+export function fastPathTail(q: CompiledQuery, map: ColumnMap): KeysetTail | undefined {
+  const tail = keysetTail(q, map);
+  if (typeof tail === "string" || q.order.length > 0) return undefined;
+  if (map.restricted.some((r) => r.keys.some((k) => tail.names.includes(k)))) return undefined;
+  return tail;
+}
+
+/** The request key under which the gateway passes a cursor it decoded (no client can send a `$` key). */
+export const DECODED_CURSOR = "$after";
+
+/**
  * A keyset page in the route's own order told from the parameters alone, right after the page
  * check and before anything else is read or checked (as the default request is, paged.ts): a
- * cursor, no sortBy, no filter, sortOrder absent or ASC, page 1, and a total the static
- * statements give. Where the own order is the primary key and every caller sees it, the cursor is
- * decoded and, when it fits, the page is the static statements'; anything else (a cursor that
- * does not fit, a planned total pg_class has no figure for) goes on to the general path, which
- * checks it all and answers or refuses as before. The Restura cursor page with a planned total:
- * 2,047k → 1,869k instructions a call, with the next cursor below; with an exact one 7,561k →
- * 7,394k (docs/benchmarks-instructions.md, docs/performance.md).
+ * cursor the gateway decoded (`$1->>'$after'`: the cursor's JSON text, or '' for the first page),
+ * no sortBy, no filter, sortOrder absent or ASC, page 1, and a total the static statements give.
+ * The gateway decodes a cursor only where it is plain JSON of this route's own order with as many
+ * keys as the primary key has (cursor.ts), so the text holds the values Postgres would have
+ * decoded; anything else (a cursor the gateway left alone, a planned total pg_class has no figure
+ * for) goes on to the general path, which checks it all and answers or refuses as before.
+ * Decoding in plpgsql cost the most of this path: its exception block and the checks of the
+ * cursor's shape are expressions plpgsql sets up again in every transaction. The Restura cursor
+ * page with a planned total: 1,869k instructions a call when the function decoded the cursor
+ * (docs/benchmarks-instructions.md, docs/performance.md).
  */
 export function keysetFastPath(
   q: CompiledQuery,
@@ -148,41 +166,59 @@ export function keysetFastPath(
   defaultCount: string,
   indent: string,
 ): Sql[] {
-  const tail = keysetTail(q, map);
-  if (typeof tail === "string" || q.order.length > 0) return [];
-  if (map.restricted.some((r) => r.keys.some((k) => tail.names.includes(k)))) return [];
+  const tail = fastPathTail(q, map);
+  if (!tail) return [];
   const i1 = `${indent}  `;
   const i2 = `${i1}  `;
-  const i3 = `${i2}  `;
-  const modes = tableSizeEstimate(q) ? sql`('exact', 'planned')` : sql`('exact')`;
+  const decoded = literal(DECODED_CURSOR);
+  const estimate = tableSizeEstimate(q);
+  const modes = estimate ? sql`('exact', 'planned')` : sql`('exact')`;
+  const count = sql`COALESCE($1->>'$count', ${literal(defaultCount)})`;
   // Nested: plpgsql sets up a condition whole, so every other request pays only for `?`.
-  const request = sql`NOT $1 ?| ARRAY['sortBy', 'filter'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC'${nl(i1)}AND ${PAGE} = 1 AND COALESCE($1->>'$count', ${literal(defaultCount)}) IN ${modes}`;
-  const fits = cursorFits(sql`''`, sql`'ASC'`, literal(tail.sql.length), i3);
-  // The key values one by one: their number is known, and an ARRAY(SELECT ...) is a subquery.
-  const values = join(
-    tail.sql.map((_c, i) => sql`_api_after->'k'->>${literal(i)}`),
-    ", ",
-  );
-  const pages = join(staticKeyset(q, tail, i3, undefined), nl(i3).toString());
+  const request = sql`NOT $1 ?| ARRAY['sortBy', 'filter'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC'${nl(i1)}AND ${PAGE} = 1 AND ${count} IN ${modes}`;
+  const cursor = {
+    first: sql`($1->>${decoded}) = ''`,
+    value: (i: number) => `(($1->>'${DECODED_CURSOR}')::jsonb->'k'->>${i})`,
+  };
+  const pages = staticKeyset(q, tail, cursor);
+  const i3 = `${i2}  `;
+  const statements = [sql`IF ${count} = 'exact' THEN${nl(i3)}${pages.exact(i3)}${nl(i2)}END IF;`];
+  // A table pg_class has no figure for yet takes the general path (EXPLAIN of the count query).
+  if (estimate) {
+    statements.push(
+      sql`_api_total := ${estimate};`,
+      sql`IF _api_total IS NOT NULL THEN${nl(i3)}${pages.planned("_api_total", i3)}${nl(i2)}END IF;`,
+    );
+  }
   return [
-    sql`IF $1 ? 'after' THEN${nl(i1)}IF ${request} THEN${nl(i2)}_api_count := COALESCE($1->>'$count', ${literal(defaultCount)});${nl(i2)}IF COALESCE($1->>'after', '') <> '' THEN${nl(i3)}${decodeCursor(i3)}${nl(i3)}IF ${fits} THEN${nl(`${i3}  `)}_api_cursor := ARRAY[${values}];${nl(i3)}END IF;${nl(i2)}END IF;${nl(i2)}IF COALESCE($1->>'after', '') = '' OR _api_cursor IS NOT NULL THEN${nl(i3)}${pages}${nl(i2)}END IF;${nl(i2)}_api_cursor := NULL;${nl(i1)}END IF;${nl(indent)}END IF;`,
+    sql`IF $1 ? ${decoded} THEN${nl(i1)}IF ${request} THEN${nl(i2)}${join(statements, nl(i2).toString())}${nl(i1)}END IF;${nl(indent)}END IF;`,
   ];
 }
 
+/** Where the static statements read a cursor: the test for the first page, and key `i`'s value as text. */
+interface CursorSource {
+  first: Sql;
+  value: (i: number) => string;
+}
+
+/** The general path's cursor: `_api_cursor`, the keys it decoded (NULL: the first page). */
+const DECODED_BY_FUNCTION: CursorSource = {
+  first: sql`_api_cursor IS NULL`,
+  value: (i) => `_api_cursor[${i + 1}]`,
+};
+
 /**
  * The commonest keyset request (the route's own order, which is its primary key; no filter, no
- * sortBy, ASC, exact total) as two static statements, the first page and the pages after a
- * cursor, which plpgsql plans once per connection: through EXECUTE every page would be planned
- * again. The cursor's values are the variable `_api_cursor`, cast as in keysetCondition. A
- * planned total read from pg_class (plannedTotal.ts) gets two more, with that figure as total.
- * `ownOrder`: the condition that the request is in the own order (undefined: known to be).
+ * sortBy, ASC) as static statements, the first page and the pages after a cursor, which plpgsql
+ * plans once per connection: through EXECUTE every page would be planned again. Each statement
+ * pair picks the first page or the one after the cursor (`cursor`), its values cast as in
+ * keysetCondition, and ends with RETURN: `exact` with the counted total, `planned` with `total`
+ * (plannedTotal.ts), written at `indent`.
  */
-function staticKeyset(q: CompiledQuery, tail: KeysetTail, indent: string, ownOrder: Sql | undefined): Sql[] {
-  if (q.order.length > 0) return [];
-  const i1 = `${indent}  `;
-  const i2 = `${i1}  `;
+function staticKeyset(q: CompiledQuery, tail: KeysetTail, cursor: CursorSource) {
   const routeWhere = q.where ? `(${q.where.toString()})` : "true";
-  const after = tailCondition(tail, 1, false).replaceAll("$4[", "_api_cursor[");
+  const values = tail.types.map((t, i) => `CAST(${cursor.value(i)} AS ${castSql(t).toString()})`);
+  const after = `((${tail.sql.join(", ")}) > (${values.join(", ")}))`;
   // A one-column key ascending: the last row's is the page's largest, and `_api_k` the column
   // itself (no JSON array built for every row, no array of them: 51k of the Restura cursor
   // page's 1,918k instructions).
@@ -190,20 +226,33 @@ function staticKeyset(q: CompiledQuery, tail: KeysetTail, indent: string, ownOrd
   const keys = single ? tail.sql[0] : `json_build_array(${tail.sql.join(", ")})`;
   const next = single ? nextMember("json_build_array(max(_api_p._api_k))") : NEXT;
   const order = orderList(q.order, q.tiebreak, false).toString();
-  const [p0, p1, p2, p3, p4] = extendedPieces(q, i2);
-  const text = (where: string, total: string) =>
-    trusted(`${p0}${total}${p1}${keys}${p2}${where}${p3}${order}${p4}`);
-  const pair = (total: string) =>
-    sql`IF _api_cursor IS NULL THEN${nl(i2)}RETURN (${text(routeWhere, total)});${nl(i1)}END IF;${nl(i1)}RETURN (${text(`${routeWhere} AND ${after}`, total)});`;
-  const and = ownOrder ? sql` AND ${ownOrder}` : sql``;
-  const counted = `${countedTotal(q, i2, trusted(routeWhere)).toString()}${next}`;
-  const statements = [sql`IF _api_count = 'exact'${and} THEN${nl(i1)}${pair(counted)}${nl(indent)}END IF;`];
-  // A planned total read from pg_class (plannedTotal.ts) needs no query text either.
+  const pair = (total: (indent: string) => string, indent: string) => {
+    const i1 = `${indent}  `;
+    const [p0, p1, p2, p3, p4] = extendedPieces(q, i1);
+    const text = (where: string) => trusted(`${p0}${total(i1)}${p1}${keys}${p2}${where}${p3}${order}${p4}`);
+    return sql`IF ${cursor.first} THEN${nl(i1)}RETURN (${text(routeWhere)});${nl(indent)}END IF;${nl(indent)}RETURN (${text(`${routeWhere} AND ${after}`)});`;
+  };
+  return {
+    exact: (indent: string) =>
+      pair((at) => `${countedTotal(q, at, trusted(routeWhere)).toString()}${next}`, indent),
+    planned: (total: string, indent: string) =>
+      pair(() => `${total}${next}, 'totalMode', 'planned'::text`, indent),
+  };
+}
+
+/** The own order's static statements on the general path, as the path's variables hold the request. */
+function generalStaticKeyset(q: CompiledQuery, tail: KeysetTail, indent: string): Sql[] {
+  if (q.order.length > 0) return [];
+  const i1 = `${indent}  `;
+  const pages = staticKeyset(q, tail, DECODED_BY_FUNCTION);
+  const statements = [
+    sql`IF _api_count = 'exact' AND ${OWN_ORDER} THEN${nl(i1)}${pages.exact(i1)}${nl(indent)}END IF;`,
+  ];
   const estimate = tableSizeEstimate(q);
   if (estimate) {
     statements.push(
-      sql`IF _api_count = 'planned'${and} THEN${nl(i1)}_api_total := ${estimate};${nl(indent)}END IF;`,
-      sql`IF _api_count = 'planned' AND _api_total IS NOT NULL${and} THEN${nl(i1)}${pair(`_api_total${next}, 'totalMode', 'planned'::text`)}${nl(indent)}END IF;`,
+      sql`IF _api_count = 'planned' AND ${OWN_ORDER} THEN${nl(i1)}_api_total := ${estimate};${nl(indent)}END IF;`,
+      sql`IF _api_count = 'planned' AND _api_total IS NOT NULL AND ${OWN_ORDER} THEN${nl(i1)}${pages.planned("_api_total", i1)}${nl(indent)}END IF;`,
     );
   }
   return statements;

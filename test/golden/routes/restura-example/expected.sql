@@ -402,59 +402,13 @@ BEGIN
         FROM "public"."user" AS "user"
       ) AS _api_c)));
   END IF;
-  IF $1 ? 'after' THEN
+  IF $1 ? '$after' THEN
     IF NOT $1 ?| ARRAY['sortBy', 'filter'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC'
     AND COALESCE(($1->>'page')::bigint, 1) = 1 AND COALESCE($1->>'$count', 'exact') IN ('exact', 'planned') THEN
-      _api_count := COALESCE($1->>'$count', 'exact');
-      IF COALESCE($1->>'after', '') <> '' THEN
-        BEGIN
-          _api_after := convert_from(decode(rpad(translate($1->>'after', '-_', '+/'), (length($1->>'after') + 3) / 4 * 4, '='), 'base64'), 'UTF8')::jsonb;
-        EXCEPTION WHEN OTHERS THEN
-          _api_after := NULL;
-        END;
-        IF (_api_after IS NOT NULL AND jsonb_typeof(_api_after) = 'object' AND jsonb_typeof(_api_after->'k') IS NOT DISTINCT FROM 'array'
-        AND (_api_after->>'s') IS NOT DISTINCT FROM '' AND (_api_after->>'o') IS NOT DISTINCT FROM 'ASC'
-        AND jsonb_array_length(_api_after->'k') = 1) THEN
-          _api_cursor := ARRAY[_api_after->'k'->>0];
-        END IF;
-      END IF;
-      IF COALESCE($1->>'after', '') = '' OR _api_cursor IS NOT NULL THEN
-        IF _api_count = 'exact' THEN
-          IF _api_cursor IS NULL THEN
-            RETURN (SELECT json_build_object(
-              'data', COALESCE(json_agg(json_build_object(
-            'id', "user"."id",
-            'createdOn', "user"."createdOn",
-            'modifiedOn', "user"."modifiedOn",
-            'firstName', "user"."firstName",
-            'lastName', "user"."lastName",
-            'companyId', "user"."companyId",
-            'email', "user"."email",
-            'role', "user"."role",
-            'permissionLogin', "user"."permissionLogin",
-            'lastLoginOn', "user"."lastLoginOn",
-            'phone', "user"."phone",
-            'accountStatus', "user"."accountStatus",
-            'onboardingStatus', "user"."onboardingStatus",
-            'testAge', "user"."testAge",
-            'metadata', "user"."metadata"
-          )), '[]'::json),
-              'total', (SELECT count(*) FROM (
-                SELECT 1
-                FROM "public"."user" AS "user"
-                WHERE true
-              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
-              FROM (
-                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
-                FROM "public"."user" AS "user"
-                WHERE true
-                ORDER BY "user"."id" ASC
-                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-              ) AS _api_p
-              CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
-          END IF;
+      IF COALESCE($1->>'$count', 'exact') = 'exact' THEN
+        IF ($1->>'$after') = '' THEN
           RETURN (SELECT json_build_object(
-              'data', COALESCE(json_agg(json_build_object(
+            'data', COALESCE(json_agg(json_build_object(
             'id', "user"."id",
             'createdOn', "user"."createdOn",
             'modifiedOn', "user"."modifiedOn",
@@ -471,27 +425,22 @@ BEGIN
             'testAge', "user"."testAge",
             'metadata', "user"."metadata"
           )), '[]'::json),
-              'total', (SELECT count(*) FROM (
-                SELECT 1
-                FROM "public"."user" AS "user"
-                WHERE true
-              ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
-              FROM (
-                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
-                FROM "public"."user" AS "user"
-                WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
-                ORDER BY "user"."id" ASC
-                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-              ) AS _api_p
-              CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
+            'total', (SELECT count(*) FROM (
+              SELECT 1
+              FROM "public"."user" AS "user"
+              WHERE true
+            ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+            FROM (
+              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
+              FROM "public"."user" AS "user"
+              WHERE true
+              ORDER BY "user"."id" ASC
+              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+            ) AS _api_p
+            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
         END IF;
-        IF _api_count = 'planned' THEN
-          _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
-        END IF;
-        IF _api_count = 'planned' AND _api_total IS NOT NULL THEN
-          IF _api_cursor IS NULL THEN
-            RETURN (SELECT json_build_object(
-              'data', COALESCE(json_agg(json_build_object(
+        RETURN (SELECT json_build_object(
+            'data', COALESCE(json_agg(json_build_object(
             'id', "user"."id",
             'createdOn', "user"."createdOn",
             'modifiedOn', "user"."modifiedOn",
@@ -508,46 +457,79 @@ BEGIN
             'testAge', "user"."testAge",
             'metadata', "user"."metadata"
           )), '[]'::json),
-              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
-              FROM (
-                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
-                FROM "public"."user" AS "user"
-                WHERE true
-                ORDER BY "user"."id" ASC
-                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-              ) AS _api_p
-              CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
-          END IF;
-          RETURN (SELECT json_build_object(
-              'data', COALESCE(json_agg(json_build_object(
-            'id', "user"."id",
-            'createdOn', "user"."createdOn",
-            'modifiedOn', "user"."modifiedOn",
-            'firstName', "user"."firstName",
-            'lastName', "user"."lastName",
-            'companyId', "user"."companyId",
-            'email', "user"."email",
-            'role', "user"."role",
-            'permissionLogin', "user"."permissionLogin",
-            'lastLoginOn', "user"."lastLoginOn",
-            'phone', "user"."phone",
-            'accountStatus', "user"."accountStatus",
-            'onboardingStatus', "user"."onboardingStatus",
-            'testAge', "user"."testAge",
-            'metadata', "user"."metadata"
-          )), '[]'::json),
-              'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
-              FROM (
-                SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
-                FROM "public"."user" AS "user"
-                WHERE true AND (("user"."id") > (CAST(_api_cursor[1] AS bigint)))
-                ORDER BY "user"."id" ASC
-                LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-              ) AS _api_p
-              CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
-        END IF;
+            'total', (SELECT count(*) FROM (
+              SELECT 1
+              FROM "public"."user" AS "user"
+              WHERE true
+            ) AS _api_c), 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END)
+            FROM (
+              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
+              FROM "public"."user" AS "user"
+              WHERE true AND (("user"."id") > (CAST((($1->>'$after')::jsonb->'k'->>0) AS bigint)))
+              ORDER BY "user"."id" ASC
+              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+            ) AS _api_p
+            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
       END IF;
-      _api_cursor := NULL;
+      _api_total := (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0 THEN round(c.reltuples::float8 / c.relpages * NULLIF(pg_relation_size(c.oid) / current_setting('block_size')::bigint, 0))::bigint END FROM pg_class AS c WHERE c.oid = '"public"."user"'::regclass);
+      IF _api_total IS NOT NULL THEN
+        IF ($1->>'$after') = '' THEN
+          RETURN (SELECT json_build_object(
+            'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+            'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+            FROM (
+              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
+              FROM "public"."user" AS "user"
+              WHERE true
+              ORDER BY "user"."id" ASC
+              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+            ) AS _api_p
+            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
+        END IF;
+        RETURN (SELECT json_build_object(
+            'data', COALESCE(json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )), '[]'::json),
+            'total', _api_total, 'next', CASE WHEN count(*) = COALESCE(($1->>'perPage')::bigint, 10) THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', json_build_array(max(_api_p._api_k)))::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END, 'totalMode', 'planned'::text)
+            FROM (
+              SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21, "user"."id" AS _api_k
+              FROM "public"."user" AS "user"
+              WHERE true AND (("user"."id") > (CAST((($1->>'$after')::jsonb->'k'->>0) AS bigint)))
+              ORDER BY "user"."id" ASC
+              LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+            ) AS _api_p
+            CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
+      END IF;
     END IF;
   END IF;
   _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
