@@ -201,6 +201,7 @@ t.test("the own order by primary key: cursor pages up front, refusals as before"
   const forged = (keys: unknown[], s = "", o = "ASC") =>
     Buffer.from(JSON.stringify({ s, o, k: keys })).toString("base64url");
   t.equal(await error({ after: first.next, page: 2 }), "A0400: after cannot be combined with page");
+  t.equal(await error({ after: first.next, perPage: 0 }), "A0400: page and perPage must be at least 1");
   t.equal(await error({ after: forged([1], "", "DESC") }), mismatch, "a cursor of another sortOrder");
   t.equal(await error({ after: forged([1], "name") }), mismatch, "a cursor of another sortBy");
   t.equal(await error({ after: forged([1, 2]) }), mismatch, "too many keys");

@@ -187,9 +187,9 @@ export const paged: Kind = (route, compile, names) => {
             ]
           : [];
       const statements: Sql[] = [
+        ...keysetFast,
         sql`IF ${PAGE} < 1 OR ${PER_PAGE} < 1 THEN${nl(i1)}${raise(SQLSTATE.badRequest, "page and perPage must be at least 1")}${nl(indent)}END IF;`,
         ...defaultPage,
-        ...keysetFast,
         sql`_api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));`,
         sql`IF _api_sort_order NOT IN (${sortOrders}) THEN${nl(i1)}${raise(SQLSTATE.badRequest, `sortOrder must be one of ${SORT_ORDERS.join(", ")}`)}${nl(indent)}END IF;`,
         sql`_api_sort_by := NULLIF($1->>'sortBy', '');`,

@@ -357,54 +357,9 @@ BEGIN
   IF NOT COALESCE(($2->>'role') = ANY (ARRAY['user', 'admin']::text[]), false) THEN
     RAISE EXCEPTION USING ERRCODE = 'A0403', MESSAGE = 'Insufficient permissions';
   END IF;
-  IF COALESCE(($1->>'page')::bigint, 1) < 1 OR COALESCE(($1->>'perPage')::bigint, 10) < 1 THEN
-    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'page and perPage must be at least 1';
-  END IF;
-  IF NOT $1 ?| ARRAY['sortBy', 'filter', '$count', 'after'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC' THEN
-    IF (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10) >= 100 THEN
-      RETURN (SELECT json_build_object(
-        'data', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
-          SELECT "user"."id"
-          FROM "public"."user" AS "user"
-          WHERE true
-          ORDER BY "user"."id" ASC
-          LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10))),
-        'total', (SELECT count(*)
-          FROM "public"."user" AS "user"
-          WHERE true)));
-    END IF;
-    RETURN (SELECT json_build_object(
-      'data', COALESCE((SELECT json_agg(json_build_object(
-            'id', "user"."id",
-            'createdOn', "user"."createdOn",
-            'modifiedOn', "user"."modifiedOn",
-            'firstName', "user"."firstName",
-            'lastName', "user"."lastName",
-            'companyId', "user"."companyId",
-            'email', "user"."email",
-            'role', "user"."role",
-            'permissionLogin', "user"."permissionLogin",
-            'lastLoginOn', "user"."lastLoginOn",
-            'phone', "user"."phone",
-            'accountStatus', "user"."accountStatus",
-            'onboardingStatus', "user"."onboardingStatus",
-            'testAge', "user"."testAge",
-            'metadata', "user"."metadata"
-          )) FROM (
-        SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21
-        FROM "public"."user" AS "user"
-        ORDER BY "user"."id" ASC
-        LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
-      ) AS _api_p
-      CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user"), '[]'::json),
-      'total', (SELECT count(*) FROM (
-        SELECT 1
-        FROM "public"."user" AS "user"
-      ) AS _api_c)));
-  END IF;
   IF $1 ? '$after' THEN
     IF NOT $1 ?| ARRAY['sortBy', 'filter'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC'
-    AND COALESCE(($1->>'page')::bigint, 1) = 1 AND COALESCE($1->>'$count', 'exact') IN ('exact', 'planned') THEN
+    AND COALESCE(($1->>'page')::bigint, 1) = 1 AND COALESCE(($1->>'perPage')::bigint, 10) >= 1 AND COALESCE($1->>'$count', 'exact') IN ('exact', 'planned') THEN
       IF COALESCE($1->>'$count', 'exact') = 'exact' THEN
         IF ($1->>'$after') = '' THEN
           RETURN (SELECT json_build_object(
@@ -531,6 +486,51 @@ BEGIN
             CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user");
       END IF;
     END IF;
+  END IF;
+  IF COALESCE(($1->>'page')::bigint, 1) < 1 OR COALESCE(($1->>'perPage')::bigint, 10) < 1 THEN
+    RAISE EXCEPTION USING ERRCODE = 'A0400', MESSAGE = 'page and perPage must be at least 1';
+  END IF;
+  IF NOT $1 ?| ARRAY['sortBy', 'filter', '$count', 'after'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC' THEN
+    IF (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10) >= 100 THEN
+      RETURN (SELECT json_build_object(
+        'data', "api"."PAGE /api/v1/user/paged"($1, $2, ARRAY(
+          SELECT "user"."id"
+          FROM "public"."user" AS "user"
+          WHERE true
+          ORDER BY "user"."id" ASC
+          LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10))),
+        'total', (SELECT count(*)
+          FROM "public"."user" AS "user"
+          WHERE true)));
+    END IF;
+    RETURN (SELECT json_build_object(
+      'data', COALESCE((SELECT json_agg(json_build_object(
+            'id', "user"."id",
+            'createdOn', "user"."createdOn",
+            'modifiedOn', "user"."modifiedOn",
+            'firstName', "user"."firstName",
+            'lastName', "user"."lastName",
+            'companyId', "user"."companyId",
+            'email', "user"."email",
+            'role', "user"."role",
+            'permissionLogin', "user"."permissionLogin",
+            'lastLoginOn', "user"."lastLoginOn",
+            'phone', "user"."phone",
+            'accountStatus', "user"."accountStatus",
+            'onboardingStatus', "user"."onboardingStatus",
+            'testAge', "user"."testAge",
+            'metadata', "user"."metadata"
+          )) FROM (
+        SELECT "user"."id" AS _api_w0_0, "user"."createdOn" AS _api_w0_1, "user"."modifiedOn" AS _api_w0_2, "user"."firstName" AS _api_w0_3, "user"."lastName" AS _api_w0_4, "user"."companyId" AS _api_w0_5, "user"."email" AS _api_w0_7, "user"."role" AS _api_w0_8, "user"."permissionLogin" AS _api_w0_9, "user"."lastLoginOn" AS _api_w0_10, "user"."phone" AS _api_w0_11, "user"."accountStatus" AS _api_w0_16, "user"."onboardingStatus" AS _api_w0_18, "user"."testAge" AS _api_w0_20, "user"."metadata" AS _api_w0_21
+        FROM "public"."user" AS "user"
+        ORDER BY "user"."id" ASC
+        LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
+      ) AS _api_p
+      CROSS JOIN LATERAL (SELECT _api_p._api_w0_0 AS "id", _api_p._api_w0_1 AS "createdOn", _api_p._api_w0_2 AS "modifiedOn", _api_p._api_w0_3 AS "firstName", _api_p._api_w0_4 AS "lastName", _api_p._api_w0_5 AS "companyId", _api_p._api_w0_7 AS "email", _api_p._api_w0_8 AS "role", _api_p._api_w0_9 AS "permissionLogin", _api_p._api_w0_10 AS "lastLoginOn", _api_p._api_w0_11 AS "phone", _api_p._api_w0_16 AS "accountStatus", _api_p._api_w0_18 AS "onboardingStatus", _api_p._api_w0_20 AS "testAge", _api_p._api_w0_21 AS "metadata") AS "user"), '[]'::json),
+      'total', (SELECT count(*) FROM (
+        SELECT 1
+        FROM "public"."user" AS "user"
+      ) AS _api_c)));
   END IF;
   _api_sort_order := upper(COALESCE($1->>'sortOrder', 'ASC'));
   IF _api_sort_order NOT IN ('ASC', 'DESC', 'NONE', 'RAND') THEN
