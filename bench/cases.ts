@@ -4,7 +4,10 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import type { AuthResult } from "../gateway/auth/types.ts";
+import type { CellStatement } from "../gateway/cellQuery.ts";
 import { cursorDecoder } from "../gateway/routes/cursor.ts";
+import { compilePagedStatements } from "../gateway/routes/pagedStatement.ts";
 import type { Model } from "../generator/model/index.ts";
 import { RESTURA_FIXTURE } from "../test/harness/templates.ts";
 import { EXAMPLE, RESTURA } from "./sql.ts";
@@ -328,4 +331,27 @@ export function functionParams(model: Model, ceiling: NonNullable<Case["ceiling"
   const modelRoute = model.routes.find((r) => r.key === ceiling.route);
   if (modelRoute) cursorDecoder(model, modelRoute)?.(params);
   return JSON.stringify(params);
+}
+
+/**
+ * The gateway's own batch for a ceiling's request, when it answers the request itself
+ * (gateway/routes/pagedStatement.ts), for the caller `ctx` (claims: role, scopes, globals).
+ */
+export function ownPage(
+  model: Model,
+  ceiling: NonNullable<Case["ceiling"]>,
+  ctx: Record<string, unknown>,
+): CellStatement | undefined {
+  const modelRoute = model.routes.find((r) => r.key === ceiling.route);
+  if (!modelRoute) return undefined;
+  const statements = compilePagedStatements(model, modelRoute, {
+    schema: model.schema,
+    preparedStatements: true,
+  });
+  const { role, scopes, ...globals } = ctx;
+  return statements?.({
+    params: { ...(ceiling.params as Record<string, unknown>) },
+    auth: { user: { role, scopes, globals } } as AuthResult,
+    ctx: JSON.stringify(ctx),
+  });
 }

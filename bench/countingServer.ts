@@ -12,10 +12,13 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { type OsUser, runAs } from "../db/embedded/osUser.ts";
+import { CellQuery, type CellStatement } from "../gateway/cellQuery.ts";
 
 export interface Statement {
   text: string;
   values: (string | null)[];
+  /** Sent instead as the gateway sends it (its own page batch: gateway/cellQuery.ts), when given. */
+  cell?: CellStatement;
 }
 
 export interface CountingServer {
@@ -94,12 +97,21 @@ export async function countingServer(options: CountingOptions): Promise<Counting
     const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
     for (const line of setup) await client.query(line);
     for (let i = 0; i < times; i++) {
-      await client.query({
-        name: "counted",
-        text: statement.text,
-        values: statement.values,
-        rowMode: "array",
-      });
+      const { cell } = statement;
+      if (cell) {
+        await new Promise<void>((resolve, reject) => {
+          const query = new CellQuery(cell);
+          query.callback = (error) => (error ? reject(error) : resolve());
+          client.query(query);
+        });
+      } else {
+        await client.query({
+          name: "counted",
+          text: statement.text,
+          values: statement.values,
+          rowMode: "array",
+        });
+      }
     }
     await client.end();
     return readCount(path.join(countDir, `backend.${rows[0]?.pid}`));

@@ -1,7 +1,8 @@
 // `make bench-instructions`: the database ceiling of `make bench` as CPU instructions, which a
 // busy machine cannot move. For every case with a hand-written twin (bench/cases.ts `ceiling`),
 // callgrind counts the instructions one call costs a Postgres backend: the gateway's statement
-// (`SELECT api."<route>"($1::jsonb, $2::jsonb)`, the route function) and the hand-written one,
+// (`SELECT api."<route>"($1::jsonb, $2::jsonb)`, the route function, or for a filtered or sorted
+// page the gateway's own batch, gateway/routes/pagedStatement.ts) and the hand-written one,
 // each sent through the extended protocol with the bench's values, as the two servers send them,
 // on the bench's data with nothing else running (bench/countingServer.ts); the hand-written one
 // also under the app's row security, to tell the app's policies from the generated code. Then the
@@ -36,7 +37,7 @@ import { FUNCTION_SETTINGS } from "../generator/routes/function.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
 import type { Schema } from "../generator/schema/types.ts";
 import { ident, literal, sql } from "../generator/sql/sql.ts";
-import { APPS, type AppName, type Case, cases, functionParams, REPO } from "./cases.ts";
+import { APPS, type AppName, type Case, cases, functionParams, ownPage, REPO } from "./cases.ts";
 import { type CountingServer, countingServer, type Statement } from "./countingServer.ts";
 import { boundText } from "./pgbench.ts";
 import { planCacheMode } from "./sql.ts";
@@ -226,9 +227,14 @@ async function countCase(
   if (!fn) throw new Error(`${c.name}: no route function for ${ceiling.route}`);
   const database = `bench_${c.app}`;
   const caller = JSON.stringify(APPS[c.app].caller);
+  // What the gateway sends: the route function's call, or its own page batch (context statement
+  // and page, one implicit transaction).
+  const model = buildModel(schema);
+  const own = ownPage(model, ceiling, { ...APPS[c.app].caller });
   const route = await counting.perCall(database, [AS_GATEWAY], {
     text: `SELECT ${ident("api", fn)}($1::jsonb, $2::jsonb)`,
-    values: [functionParams(buildModel(schema), ceiling), caller],
+    values: [functionParams(model, ceiling), caller],
+    ...(own ? { cell: own } : {}),
   });
   const handStatement = {
     text: ceiling.sql,
@@ -294,7 +300,10 @@ ${ladderTable(steps)}
   The count is the instructions of a backend that ran ${BASE} + ${CALLS} calls less those of one that
   ran ${BASE}, divided by ${CALLS}: what one call costs once the function is compiled, its plans
   cached and the catalog cached.
-- The route function is called as api_gateway, as the gateway calls it; the hand-written
+- The gateway's statement runs as api_gateway, as the gateway sends it: the route function's call
+  with the request as the gateway passes it (a cursor decoded, gateway/routes/cursor.ts), or, for
+  the filtered and sorted pages, the gateway's own batch (its context statement and the page, one
+  pipeline, one implicit transaction: gateway/routes/pagedStatement.ts); the hand-written
   statement as the superuser, as the hand-written server runs it (a role with table grants and
   BYPASSRLS measured 0.4-3 % more on the four statements tried), in the plan cache mode the
   hand-written server gives it.

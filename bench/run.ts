@@ -18,12 +18,10 @@ import { readAppSchema } from "../app/load.ts";
 import { createDatabase, withClient } from "../db/databases.ts";
 import { migrateApp } from "../db/migrate.ts";
 import { freePort, providePostgres } from "../db/postgres.ts";
-import type { AuthResult } from "../gateway/auth/types.ts";
-import { batchSteps, type CellStatement } from "../gateway/cellQuery.ts";
-import { compilePagedStatements } from "../gateway/routes/pagedStatement.ts";
+import { batchSteps } from "../gateway/cellQuery.ts";
 import { contextKeys } from "../generator/api/context.ts";
 import { API_GATEWAY } from "../generator/api/names.ts";
-import { buildModel, type Model } from "../generator/model/index.ts";
+import { buildModel } from "../generator/model/index.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
 import {
   APPS,
@@ -33,6 +31,7 @@ import {
   cases,
   examplePool,
   functionParams,
+  ownPage,
   REPO,
 } from "./cases.ts";
 import {
@@ -257,29 +256,6 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
   } finally {
     fs.rmSync(appDir, { recursive: true, force: true });
   }
-}
-
-/**
- * The gateway's own batch for a ceiling's request, when it answers the request itself
- * (gateway/routes/pagedStatement.ts), for the caller `ctx` (claims: role, scopes, globals).
- */
-function ownPage(
-  model: Model,
-  ceiling: NonNullable<Case["ceiling"]>,
-  ctx: Record<string, unknown>,
-): CellStatement | undefined {
-  const modelRoute = model.routes.find((r) => r.key === ceiling.route);
-  if (!modelRoute) return undefined;
-  const statements = compilePagedStatements(model, modelRoute, {
-    schema: model.schema,
-    preparedStatements: true,
-  });
-  const { role, scopes, ...globals } = ctx;
-  return statements?.({
-    params: { ...(ceiling.params as Record<string, unknown>) },
-    auth: { user: { role, scopes, globals } } as AuthResult,
-    ctx: JSON.stringify(ctx),
-  });
 }
 
 /** Both servers give the same status and JSON (volatile keys aside) before anything is timed. */
