@@ -5,17 +5,13 @@
 
 import path from "node:path";
 import t from "tap";
-import { readAppSchema } from "../../app/load.ts";
 import type { AuthResult } from "../../gateway/auth/types.ts";
 import type { ApiError } from "../../gateway/errors.ts";
-import type { StatementRunner } from "../../gateway/readPool.ts";
 import { decodedCursor } from "../../gateway/routes/cursor.ts";
-import { compileStandardRoute, type RouteRequest } from "../../gateway/routes/standard.ts";
-import { buildModel } from "../../generator/model/index.ts";
-import type { Schema } from "../../generator/schema/types.ts";
+import type { RouteRequest } from "../../gateway/routes/standard.ts";
 import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
 import { testGateway } from "../harness/gateway.ts";
-import { EXAMPLE_DIR } from "./helpers.ts";
+import { EXAMPLE_DIR, recordingRunner, routeBothWays } from "./helpers.ts";
 
 const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64url");
 
@@ -71,21 +67,10 @@ for (const app of [
     `${app.template}: cursor pages through the gateway answer as the function decoding them`,
     async (t) => {
       const gw = await testGateway(t, app.template);
-      const schema = readAppSchema(app.dir).schema as Schema;
-      const model = buildModel(schema);
-      const modelRoute = model.routes.find((r) => r.key === app.route);
-      if (!modelRoute) throw new Error(`no route ${app.route}`);
-      const options = { maxPerPage: 100, globalParams: schema.globalParams };
       // Without the model the gateway decodes nothing: the function's general path answers.
-      const general = compileStandardRoute(modelRoute, options);
-      const fast = compileStandardRoute(modelRoute, { ...options, model });
+      const { functionOnly: general, asServed: fast } = routeBothWays(app.dir, app.route);
       const sent: string[] = [];
-      const db: StatementRunner = {
-        query(config) {
-          sent.push(String(config.values?.[0]));
-          return gw.pool.query(config);
-        },
-      };
+      const db = recordingRunner(gw.pool, (config) => sent.push(String(config.values?.[0])));
       const run = async (route: typeof fast, qs: string, prefer?: string): Promise<Outcome> => {
         const request: RouteRequest = {
           query: Object.fromEntries(new URLSearchParams(qs)),

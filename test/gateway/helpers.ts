@@ -7,7 +7,11 @@
 // itself by being repeated here.
 
 import path from "node:path";
+import type pg from "pg";
 import { readAppSchema } from "../../app/load.ts";
+import type { StatementRunner } from "../../gateway/readPool.ts";
+import { compileStandardRoute } from "../../gateway/routes/standard.ts";
+import { buildModel } from "../../generator/model/index.ts";
 import type {
   EndpointGroup,
   Join,
@@ -377,4 +381,34 @@ export function shapePaths(shape: Shape, prefix = ""): string[] {
     ...shape.keys.map((k) => `${prefix}${k}`),
     ...Object.entries(shape.nested).flatMap(([name, inner]) => shapePaths(inner, `${prefix}${name}.`)),
   ];
+}
+
+/**
+ * A standard route of the app in `appDir` compiled twice: without the model, so the route function
+ * answers every request, and with it, as the gateway serves it (its own page statements, cursors
+ * decoded for the function: gateway/routes/pagedStatement.ts, cursor.ts).
+ */
+export function routeBothWays(appDir: string, routeKey: string) {
+  const schema = readAppSchema(appDir).schema as Schema;
+  const model = buildModel(schema);
+  const modelRoute = model.routes.find((r) => r.key === routeKey);
+  if (!modelRoute) throw new Error(`no route ${routeKey}`);
+  const options = { maxPerPage: 100, globalParams: schema.globalParams };
+  return {
+    functionOnly: compileStandardRoute(modelRoute, options),
+    asServed: compileStandardRoute(modelRoute, { ...options, model }),
+  };
+}
+
+/** Runs statements on `pool`, showing each to `saw` first. */
+export function recordingRunner(
+  pool: StatementRunner,
+  saw: (config: pg.QueryArrayConfig) => void,
+): StatementRunner {
+  return {
+    query(config) {
+      saw(config);
+      return pool.query(config);
+    },
+  };
 }

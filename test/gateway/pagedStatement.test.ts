@@ -16,7 +16,7 @@ import type { Schema } from "../../generator/schema/types.ts";
 import { column, id, scratchApp, standardRoute, table } from "../harness/app.ts";
 import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
 import { testGateway, testGatewayForApp } from "../harness/gateway.ts";
-import { EXAMPLE_DIR } from "./helpers.ts";
+import { EXAMPLE_DIR, recordingRunner, routeBothWays } from "./helpers.ts";
 
 type Caller = { role: string; scopes: string[]; globals: Record<string, number> } | null;
 
@@ -130,21 +130,12 @@ async function outcome(
 for (const app of [EXAMPLE, RESTURA]) {
   t.test(`${app.template}: the gateway's page statements answer as the route function`, async (t) => {
     const gw = await testGateway(t, app.template);
-    const schema = readAppSchema(app.dir).schema as Schema;
-    const model = buildModel(schema);
-    const modelRoute = model.routes.find((r) => r.key === app.route);
-    if (!modelRoute) throw new Error(`no route ${app.route}`);
-    const options = { maxPerPage: 100, globalParams: schema.globalParams };
-    const fn = compileStandardRoute(modelRoute, options);
-    const own = compileStandardRoute(modelRoute, { ...options, model });
+    const { functionOnly: fn, asServed: own } = routeBothWays(app.dir, app.route);
     // Which statement answered: the gateway's runs with a context statement before it.
     const ran: string[] = [];
-    const db: StatementRunner = {
-      query(config) {
-        ran.push(isCellStatement(config) && config.before ? "own" : "function");
-        return gw.pool.query(config);
-      },
-    };
+    const db = recordingRunner(gw.pool, (config) =>
+      ran.push(isCellStatement(config) && config.before ? "own" : "function"),
+    );
     const request = (qs: string, prefer?: string): RouteRequest => ({
       query: query(qs),
       params: {},
