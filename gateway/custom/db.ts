@@ -42,10 +42,12 @@ export interface CallerSession extends CallerDb {
  * The transaction's first statement: the caller's context (api.set_ctx), the API schema first on
  * the search path, and the statement timeout: the handler's, or the connection's own
  * (STATEMENT_TIMEOUT_MS) when shorter (`least` skips the NULL of a connection without one, '0').
+ * Its row has no columns: the calls run (Postgres keeps a subquery's volatile outputs), and no
+ * value is sent back to be parsed.
  */
 const OPENING_TEXT =
-  "SELECT api.set_ctx($1::jsonb), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
-  "set_config('statement_timeout', least($2::bigint, nullif((extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint, 0))::text, true)";
+  "SELECT FROM (SELECT api.set_ctx($1::jsonb), set_config('search_path', 'api, pg_catalog, pg_temp', true), " +
+  "set_config('statement_timeout', least($2::bigint, nullif((extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint, 0))::text, true)) AS _api_set";
 /** Kept prepared on each connection (openTransaction.ts); a name per text, so a change never meets an old one. */
 const OPENING_NAME = statementName("api_open", OPENING_TEXT);
 
