@@ -38,6 +38,28 @@ t.test("example app", async (t) => {
     t.equal(again.ok && again.text, r.text, "same text whatever the session's time zone");
   });
 
+  // Writes store the whole context and every key (docs/architecture.md "Caller context"): a
+  // trigger the app adds may read the caller through any helper, whatever the policies read.
+  t.test("a trigger the app adds reads the caller on a write", async (t) => {
+    await db.su.query(`
+      CREATE FUNCTION public.test_stamp_caller() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        NEW."description" := concat_ws('|', api.ctx_text('userId'), api.ctx_text('role'),
+          api.ctx_text('companyId'), api.ctx_scopes()::text, api.ctx()->>'userId');
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER test_stamp_caller BEFORE UPDATE ON public.task
+        FOR EACH ROW EXECUTE FUNCTION public.test_stamp_caller();`);
+    t.teardown(() =>
+      db.su.query("DROP TRIGGER test_stamp_caller ON public.task; DROP FUNCTION public.test_stamp_caller()"),
+    );
+    const task = (await db.su.query(`SELECT min("id") AS id FROM "task" WHERE "companyId" = 1`)).rows[0].id;
+    const r = await db.call("PATCH /api/v1/task/:id", { id: Number(task), title: "Stamped" }, member);
+    t.ok(r.ok, JSON.stringify(r));
+    const stamped = (await db.su.query(`SELECT "description" FROM "task" WHERE "id" = $1`, [task])).rows[0];
+    t.equal(stamped.description, "3|member|1|{tasks:write}|3", "every key and the whole context");
+  });
+
   t.test("route rule (defense in depth: the gateway checks it first)", async (t) => {
     const denied = "A0403: Insufficient permissions";
     t.equal(await db.error("GET /api/v1/user/me", {}, anonymous), denied, "anonymous, route with roles");
