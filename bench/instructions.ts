@@ -32,7 +32,7 @@ import {
   contextKeys,
   setContextCalls,
 } from "../generator/api/context.ts";
-import { buildModel } from "../generator/model/index.ts";
+import { buildModel, type Model } from "../generator/model/index.ts";
 import { FUNCTION_SETTINGS } from "../generator/routes/function.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
 import type { Schema } from "../generator/schema/types.ts";
@@ -90,7 +90,7 @@ try {
   const selected = cases(1).filter((c) => c.ceiling && `${c.app}: ${c.name}`.includes(ONLY));
   const apps = [...new Set(selected.map((c) => c.app))];
   const functions = new Map<string, string>();
-  const prepared = new Map<AppName, { schema: Schema; url: string }>();
+  const prepared = new Map<AppName, { schema: Schema; model: Model; url: string }>();
   for (const name of apps) prepared.set(name, await prepareApp(name, functions));
   const restura = prepared.get("restura");
   const ladder = restura ? await prepareLadder(restura.schema, restura.url) : [];
@@ -107,7 +107,12 @@ try {
     calls: CALLS,
   });
   for (const c of selected) {
-    const count = await countCase(counting, c, functions, prepared.get(c.app)?.schema as Schema);
+    const count = await countCase(
+      counting,
+      c,
+      functions,
+      prepared.get(c.app) as { schema: Schema; model: Model },
+    );
     counts.push(count);
     console.log(
       `${c.app}: ${c.name}: route ${thousands(count.route)}, hand-written ${thousands(count.hand)} (under row security ${thousands(count.handUnderRls)}), ratio ${(count.hand / count.route).toFixed(2)}`,
@@ -138,7 +143,7 @@ if (process.env.BENCH_WRITE_DOCS === "1") {
 async function prepareApp(
   name: AppName,
   functions: Map<string, string>,
-): Promise<{ schema: Schema; url: string }> {
+): Promise<{ schema: Schema; model: Model; url: string }> {
   const app = APPS[name];
   const appDir = fs.mkdtempSync(path.join(os.tmpdir(), `api-bench-${name}-`));
   try {
@@ -155,7 +160,7 @@ async function prepareApp(
     for (const group of schema.endpoints)
       for (const r of group.routes)
         functions.set(`${name} ${r.method} ${group.baseUrl}${r.path}`, routeFunctionName(r, group));
-    return { schema, url };
+    return { schema, model: buildModel(schema), url };
   } finally {
     fs.rmSync(appDir, { recursive: true, force: true });
   }
@@ -220,7 +225,7 @@ async function countCase(
   counting: CountingServer,
   c: Case,
   functions: Map<string, string>,
-  schema: Schema,
+  { schema, model }: { schema: Schema; model: Model },
 ): Promise<Count> {
   const ceiling = c.ceiling as NonNullable<Case["ceiling"]>;
   const fn = functions.get(`${c.app} ${ceiling.route}`);
@@ -229,7 +234,6 @@ async function countCase(
   const caller = JSON.stringify(APPS[c.app].caller);
   // What the gateway sends: the route function's call, or its own page batch (context statement
   // and page, one implicit transaction).
-  const model = buildModel(schema);
   const own = ownPage(model, ceiling, { ...APPS[c.app].caller });
   const route = await counting.perCall(database, [AS_GATEWAY], {
     text: `SELECT ${ident("api", fn)}($1::jsonb, $2::jsonb)`,

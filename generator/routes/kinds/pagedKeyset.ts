@@ -53,11 +53,18 @@ function entryFor(map: ColumnMap, columnSql: string): { name: string; type: Cast
   return undefined;
 }
 
-/** `(a, b) > (CAST($4[i] AS t), ...)` for the tail, values from position `from` (1-based). */
-function tailCondition(tail: KeysetTail, from: number, descending: boolean): string {
-  const values = tail.types.map((t, i) => `CAST($4[${from + i}] AS ${castSql(t).toString()})`);
-  return `((${tail.sql.join(", ")}) ${descending ? "<" : ">"} (${values.join(", ")}))`;
+/** The tail's cursor values cast to their columns' types: value `i` (from 0) as `value(i)` reads it. */
+function tailValues(tail: KeysetTail, value: (i: number) => string): string[] {
+  return tail.types.map((t, i) => `CAST(${value(i)} AS ${castSql(t).toString()})`);
 }
+
+/** `(a, b) > (CAST(<value 0> AS t), ...)` for the tail, each value as `value(i)` reads it. */
+function tailCondition(tail: KeysetTail, value: (i: number) => string, descending: boolean): string {
+  return `((${tail.sql.join(", ")}) ${descending ? "<" : ">"} (${tailValues(tail, value).join(", ")}))`;
+}
+
+/** The text parameter `$4`'s elements from position `from` (1-based): the general path's cursor. */
+const fromParameter = (from: number) => (i: number) => `$4[${from + i}]`;
 
 /** Checks the request and the cursor, and sets the key list, the `next` member and the condition. */
 export function keysetStatements(
@@ -218,8 +225,7 @@ const DECODED_BY_FUNCTION: CursorSource = {
  */
 function staticKeyset(q: CompiledQuery, tail: KeysetTail, cursor: CursorSource) {
   const routeWhere = q.where ? `(${q.where.toString()})` : "true";
-  const values = tail.types.map((t, i) => `CAST(${cursor.value(i)} AS ${castSql(t).toString()})`);
-  const after = `((${tail.sql.join(", ")}) > (${values.join(", ")}))`;
+  const after = tailCondition(tail, cursor.value, false);
   // A one-column key ascending: the last row's is the page's largest, and `_api_k` the column
   // itself (no JSON array built for every row, no array of them: 51k of the Restura cursor
   // page's 1,918k instructions).
@@ -267,13 +273,11 @@ function generalStaticKeyset(q: CompiledQuery, tail: KeysetTail, indent: string)
  */
 function keysetCondition(tail: KeysetTail, indent: string): Sql {
   const i1 = `${indent}  `;
-  const t = (from: number, desc: boolean) => literal(tailCondition(tail, from, desc));
+  const t = (from: number, desc: boolean) => literal(tailCondition(tail, fromParameter(from), desc));
   const tailSql = literal(tail.sql.join(", "));
-  const tailValues = literal(
-    tail.types.map((ty, i) => `CAST($4[${i + 2}] AS ${castSql(ty).toString()})`).join(", "),
-  );
+  const values = literal(tailValues(tail, fromParameter(2)).join(", "));
   const key = sql`_api_key`;
   const value = sql`('CAST($4[1] AS ' || _api_key_type || ')')`;
   const tailAfter = sql`CASE WHEN _api_tail_desc THEN ${t(2, true)} ELSE ${t(2, false)} END`;
-  return sql`CASE${nl(i1)}WHEN _api_key IS NULL THEN CASE WHEN _api_tail_desc THEN ${t(1, true)} ELSE ${t(1, false)} END${nl(i1)}WHEN _api_cursor[1] IS NULL AND _api_key_desc THEN '(' || ${key} || ' IS NOT NULL OR (' || ${key} || ' IS NULL AND ' || ${tailAfter} || '))'${nl(i1)}WHEN _api_cursor[1] IS NULL THEN '(' || ${key} || ' IS NULL AND ' || ${tailAfter} || ')'${nl(i1)}WHEN _api_key_desc = _api_tail_desc AND _api_key_desc THEN '((' || ${key} || ', ' || ${tailSql} || ') < (' || ${value} || ', ' || ${tailValues} || '))'${nl(i1)}WHEN _api_key_desc = _api_tail_desc THEN '(((' || ${key} || ', ' || ${tailSql} || ') > (' || ${value} || ', ' || ${tailValues} || ')) OR ' || ${key} || ' IS NULL)'${nl(i1)}WHEN _api_key_desc THEN '(' || ${key} || ' < ' || ${value} || ' OR (' || ${key} || ' = ' || ${value} || ' AND ' || ${tailAfter} || '))'${nl(i1)}ELSE '(' || ${key} || ' > ' || ${value} || ' OR ' || ${key} || ' IS NULL OR (' || ${key} || ' = ' || ${value} || ' AND ' || ${tailAfter} || '))'${nl(indent)}END`;
+  return sql`CASE${nl(i1)}WHEN _api_key IS NULL THEN CASE WHEN _api_tail_desc THEN ${t(1, true)} ELSE ${t(1, false)} END${nl(i1)}WHEN _api_cursor[1] IS NULL AND _api_key_desc THEN '(' || ${key} || ' IS NOT NULL OR (' || ${key} || ' IS NULL AND ' || ${tailAfter} || '))'${nl(i1)}WHEN _api_cursor[1] IS NULL THEN '(' || ${key} || ' IS NULL AND ' || ${tailAfter} || ')'${nl(i1)}WHEN _api_key_desc = _api_tail_desc AND _api_key_desc THEN '((' || ${key} || ', ' || ${tailSql} || ') < (' || ${value} || ', ' || ${values} || '))'${nl(i1)}WHEN _api_key_desc = _api_tail_desc THEN '(((' || ${key} || ', ' || ${tailSql} || ') > (' || ${value} || ', ' || ${values} || ')) OR ' || ${key} || ' IS NULL)'${nl(i1)}WHEN _api_key_desc THEN '(' || ${key} || ' < ' || ${value} || ' OR (' || ${key} || ' = ' || ${value} || ' AND ' || ${tailAfter} || '))'${nl(i1)}ELSE '(' || ${key} || ' > ' || ${value} || ' OR ' || ${key} || ' IS NULL OR (' || ${key} || ' = ' || ${value} || ' AND ' || ${tailAfter} || '))'${nl(indent)}END`;
 }
