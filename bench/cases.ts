@@ -8,6 +8,7 @@ import type { AuthResult } from "../gateway/auth/types.ts";
 import type { CellStatement } from "../gateway/cellQuery.ts";
 import { cursorDecoder } from "../gateway/routes/cursor.ts";
 import { compilePagedStatements } from "../gateway/routes/pagedStatement.ts";
+import { compileReadStatement } from "../gateway/routes/readStatement.ts";
 import type { Model } from "../generator/model/index.ts";
 import { RESTURA_FIXTURE } from "../test/harness/templates.ts";
 import { EXAMPLE, RESTURA } from "./sql.ts";
@@ -334,24 +335,25 @@ export function functionParams(model: Model, ceiling: NonNullable<Case["ceiling"
 }
 
 /**
- * The gateway's own batch for a ceiling's request, when it answers the request itself
- * (gateway/routes/pagedStatement.ts), for the caller `ctx` (claims: role, scopes, globals).
+ * The gateway's own statement for a ceiling's request, when it answers the request itself: a page
+ * batch (gateway/routes/pagedStatement.ts) or a read (gateway/routes/readStatement.ts), for the
+ * caller `ctx` (claims: role, scopes, globals).
  */
-export function ownPage(
+export function ownStatement(
   model: Model,
   ceiling: NonNullable<Case["ceiling"]>,
   ctx: Record<string, unknown>,
 ): CellStatement | undefined {
   const modelRoute = model.routes.find((r) => r.key === ceiling.route);
   if (!modelRoute) return undefined;
+  const { role, scopes, ...globals } = ctx;
+  const auth = { user: { role, scopes, globals } } as AuthResult;
+  const params = { ...(ceiling.params as Record<string, unknown>) };
+  const read = compileReadStatement(model, modelRoute, { preparedStatements: true });
+  if (read) return read(params, auth);
   const statements = compilePagedStatements(model, modelRoute, {
     schema: model.schema,
     preparedStatements: true,
   });
-  const { role, scopes, ...globals } = ctx;
-  return statements?.({
-    params: { ...(ceiling.params as Record<string, unknown>) },
-    auth: { user: { role, scopes, globals } } as AuthResult,
-    ctx: JSON.stringify(ctx),
-  });
+  return statements?.({ params, auth, ctx: JSON.stringify(ctx) });
 }

@@ -10,14 +10,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
+import type pg from "pg";
 import { type OsUser, runAs } from "../db/embedded/osUser.ts";
 import { CellQuery, type CellStatement } from "../gateway/cellQuery.ts";
+import { ZoneTrackingClient } from "../gateway/sessionZone.ts";
 
 export interface Statement {
   text: string;
   values: (string | null)[];
-  /** Sent instead as the gateway sends it (its own page batch: gateway/cellQuery.ts), when given. */
+  /** Sent instead as the gateway sends it (its own statement or batch: gateway/cellQuery.ts), when given. */
   cell?: CellStatement;
 }
 
@@ -74,7 +75,8 @@ export async function countingServer(options: CountingOptions): Promise<Counting
   const connect = async (database: string): Promise<pg.Client> => {
     // The postmaster starts slowly under valgrind.
     for (let attempt = 0; attempt < 240; attempt++) {
-      const client = new pg.Client({
+      // As the gateway's pools do: a statement that renders in UTC sets the zone once, not each call.
+      const client = new ZoneTrackingClient({
         host: socketDir,
         user: "postgres",
         password: options.password,

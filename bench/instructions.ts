@@ -37,7 +37,7 @@ import { FUNCTION_SETTINGS } from "../generator/routes/function.ts";
 import { routeFunctionName } from "../generator/routes/index.ts";
 import type { Schema } from "../generator/schema/types.ts";
 import { ident, literal, sql } from "../generator/sql/sql.ts";
-import { APPS, type AppName, type Case, cases, functionParams, ownPage, REPO } from "./cases.ts";
+import { APPS, type AppName, type Case, cases, functionParams, ownStatement, REPO } from "./cases.ts";
 import { type CountingServer, countingServer, type Statement } from "./countingServer.ts";
 import { boundText } from "./pgbench.ts";
 import { planCacheMode } from "./sql.ts";
@@ -234,7 +234,7 @@ async function countCase(
   const caller = JSON.stringify(APPS[c.app].caller);
   // What the gateway sends: the route function's call, or its own page batch (context statement
   // and page, one implicit transaction).
-  const own = ownPage(model, ceiling, { ...APPS[c.app].caller });
+  const own = ownStatement(model, ceiling, { ...APPS[c.app].caller });
   const route = await counting.perCall(database, [AS_GATEWAY], {
     text: `SELECT ${ident("api", fn)}($1::jsonb, $2::jsonb)`,
     values: [functionParams(model, ceiling), caller],

@@ -31,7 +31,7 @@ import {
   cases,
   examplePool,
   functionParams,
-  ownPage,
+  ownStatement,
   REPO,
 } from "./cases.ts";
 import {
@@ -196,14 +196,17 @@ async function benchApp(name: AppName, appCases: Case[]): Promise<void> {
         const ctx = { ...app.caller };
         // A Unicode-escaped name: pgbench would read the `:id` of "GET /api/v1/task/:id" as a variable.
         const name = fn.replaceAll("\\", "\\005c").replaceAll('"', '""').replaceAll(":", "\\003a");
-        // The gateway's statement: the route function's call, or the gateway's own page batch.
-        const own = ownPage(model, c.ceiling, ctx);
+        // The gateway's statement: the route function's call, or its own (a page batch, a read).
+        const own = ownStatement(model, c.ceiling, ctx);
         const call: {
           sql: string | string[];
           vars: Record<string, string>;
           settings: Record<string, string>;
         } = own
-          ? { ...pipelinedValues(batchSteps(own, undefined)), settings: { role: API_GATEWAY } }
+          ? {
+              ...pipelinedValues(batchSteps(own, undefined)),
+              settings: { role: API_GATEWAY, ...(own.utc ? { timezone: "UTC" } : {}) },
+            }
           : {
               ...boundValues(`SELECT api.U&"${name}"($1::jsonb, $2::jsonb)`, [
                 functionParams(model, c.ceiling),

@@ -13,6 +13,7 @@
 
 import type pg from "pg";
 import { forgetSubmitted, heldText, markSubmitted } from "./namedStatements.ts";
+import { inUtc, SET_UTC } from "./sessionZone.ts";
 
 /** One statement of a batch: its name when kept prepared, its parameters' type OIDs (default: inferred). */
 export interface Step {
@@ -31,13 +32,15 @@ export type CellStatement = pg.QueryArrayConfig<(string | null)[]> & {
   readonly before?: readonly Step[];
   readonly paramTypes?: number[];
   readonly named?: (connection: pg.Connection) => string | undefined;
+  /** It renders timestamps: run in a session whose TimeZone is UTC (set first where not: sessionZone.ts). */
+  readonly utc?: boolean;
 };
 
 export function cellStatement(
   name: string | undefined,
   text: string,
   values: (string | null)[],
-  more?: Pick<CellStatement, "before" | "paramTypes" | "named">,
+  more?: Pick<CellStatement, "before" | "paramTypes" | "named" | "utc">,
 ): CellStatement {
   return { name, text, values, rowMode: "array", cell: true, ...more };
 }
@@ -88,6 +91,7 @@ export class CellQuery implements pg.Submittable {
   submit(connection: pg.Connection): Error | null {
     const s = this.statement;
     const steps = batchSteps(s, s.named ? s.named(connection) : s.name);
+    if (s.utc && !inUtc(connection)) steps.unshift({ name: undefined, text: SET_UTC, values: [] });
     // Refused before anything is written (node-postgres then calls handleError).
     const held: (string | undefined)[] = [];
     for (const step of steps) {

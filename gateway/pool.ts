@@ -11,6 +11,7 @@ import {
   markConnectionFailures,
   noteQueryError,
 } from "./ops/connectionFailures.ts";
+import { ZoneTrackingClient } from "./sessionZone.ts";
 
 const JSON_OID = 114;
 const rawJson: pg.CustomTypesConfig = {
@@ -33,6 +34,8 @@ export function createPool(connectionString: string, max: number, options: PoolO
     max,
     types: rawJson,
     application_name: "api-gateway",
+    // Keeps each session's reported time zone (the gateway's own reads render in UTC).
+    Client: ZoneTrackingClient,
     // Bounded: with every connection busy or the server unreachable a request fails (503)
     // instead of queueing forever (pg waits without limit by default).
     connectionTimeoutMillis: options.waitMs ?? OPS_DEFAULTS.poolWaitMs,

@@ -20,6 +20,7 @@ import { compileCtxJson } from "./ctxJson.ts";
 import { cursorDecoder } from "./cursor.ts";
 import { deprecationHeaders } from "./deprecation.ts";
 import { compilePagedStatements } from "./pagedStatement.ts";
+import { compileReadStatement } from "./readStatement.ts";
 
 export interface RouteRequest {
   query: Record<string, string | string[]>;
@@ -81,6 +82,13 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
           preparedStatements: options.preparedStatements !== false,
         })
       : undefined;
+  // ONE and ARRAY reads that need nothing of the caller set first (readStatement.ts).
+  let readStatement =
+    options.model && !paged
+      ? compileReadStatement(options.model, modelRoute, {
+          preparedStatements: options.preparedStatements !== false,
+        })
+      : undefined;
 
   async function run(db: StatementRunner, auth: AuthResult, request: RouteRequest): Promise<RouteReply> {
     const denied = checkRoute(access, auth);
@@ -123,38 +131,71 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
     if (!empty && hasNul(params)) {
       throw new ApiError("BAD_REQUEST", "Request values must not contain the NUL character (U+0000)");
     }
-    const ctx = ctxJson(auth);
-    const own = ownStatement?.({ params, auth, ctx });
-    let body = own ? await ownPage(db, own) : undefined;
-    if (body === undefined) {
-      const values = [empty ? "{}" : JSON.stringify(params), ctx];
-      try {
-        const result = await db.query(cellStatement(statementName, statementText, values));
-        body = (result.rows[0] as unknown[])[0] as string;
-      } catch (error) {
-        throw fromRouteFunctionError(error, options.write?.errors);
-      }
-    }
+    const body =
+      (readStatement ? await ownRead(db, params, auth) : undefined) ??
+      (await answer(db, params, auth, empty));
     if (countMode)
       return { status: 200, headers: { ...headers, "preference-applied": `count=${countMode}` }, body };
     return { status: 200, headers, body };
   }
 
-  /** The gateway's own page (pagedStatement.ts), or undefined when the route function is to answer. */
-  async function ownPage(db: StatementRunner, statement: CellStatement): Promise<string | undefined> {
+  /** The answer of the gateway's own page statement, or else of the route function. */
+  async function answer(
+    db: StatementRunner,
+    params: Record<string, unknown>,
+    auth: AuthResult,
+    empty: boolean,
+  ): Promise<string> {
+    const ctx = ctxJson(auth);
+    const page = ownStatement?.({ params, auth, ctx });
+    const own = page ? await ownAnswer(db, page) : undefined;
+    if (typeof own === "string") return own;
+    const values = [empty ? "{}" : JSON.stringify(params), ctx];
     try {
-      const result = await db.query(statement);
+      const result = await db.query(cellStatement(statementName, statementText, values));
       return (result.rows[0] as unknown[])[0] as string;
     } catch (error) {
-      // A filter value that does not cast (class 22), or raw SQL of the schema that api_gateway
-      // may not run (class 42: then never again for this route): the function answers, with its
-      // own message where the request is wrong.
+      throw fromRouteFunctionError(error, options.write?.errors);
+    }
+  }
+
+  /** A ONE or ARRAY read by the gateway's own statement (404 when ONE finds no row), else undefined. */
+  async function ownRead(
+    db: StatementRunner,
+    params: Record<string, unknown>,
+    auth: AuthResult,
+  ): Promise<string | undefined> {
+    const reads = readStatement;
+    const statement = reads?.(params, auth);
+    if (!statement || !reads) return undefined;
+    const answer = await ownAnswer(db, statement);
+    if (answer === null && reads.notFound !== undefined) throw new ApiError("NOT_FOUND", reads.notFound);
+    return answer ?? undefined;
+  }
+
+  /**
+   * The answer of the gateway's own statement (pagedStatement.ts, readStatement.ts): its cell,
+   * null for no row, or undefined when the route function is to answer.
+   */
+  async function ownAnswer(
+    db: StatementRunner,
+    statement: CellStatement,
+  ): Promise<string | null | undefined> {
+    try {
+      const result = await db.query(statement);
+      const row = result.rows[0] as unknown[] | undefined;
+      return row === undefined ? null : (row[0] as string);
+    } catch (error) {
+      // A value that does not cast (class 22), or raw SQL of the schema that api_gateway may not
+      // run (class 42: then never again for this route): the function answers, with its own
+      // message where the request is wrong.
       const code = String((error as { code?: unknown }).code ?? "");
       if (code.startsWith("42")) {
         ownStatement = undefined;
+        readStatement = undefined;
         options.warn?.(
           { err: error, route: modelRoute.key },
-          "the gateway's own page statement failed: the route function answers this route from now on",
+          "the gateway's own statement failed: the route function answers this route from now on",
         );
       } else if (!code.startsWith("22")) throw fromRouteFunctionError(error);
       return undefined;

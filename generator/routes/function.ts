@@ -50,7 +50,7 @@ export interface FunctionBody {
 }
 
 /** A call of a helper that reads the context settings (sql/context.sql): a safety net. */
-const READS_SETTING = /\bapi\.(ctx|ctx_text|ctx_scopes|has_role|has_scopes|allowed)\(/;
+export const READS_SETTING = /\bapi\.(ctx|ctx_text|ctx_scopes|has_role|has_scopes|allowed)\(/;
 
 /**
  * What of the caller context a query's settings must hold before it runs: only the keys its row

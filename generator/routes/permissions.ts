@@ -82,10 +82,12 @@ export class Checks {
   private readonly allHidden = new Map<string, Access[]>();
   private readonly keys = new Set<string>();
   private whole = false;
+  private masks = false;
 
   /** A table the query reads (base, join, subquery). */
   useTable(table: Table): void {
     if (isRestricted(table) && !this.tables.has(table.name)) this.tables.set(table.name, table);
+    if (table.columns.some((c) => !c.private && isRestricted(c))) this.masks = true;
     // Its row policies (and the restrictive table-rule policy) read the context settings.
     const read = contextReadBy(table);
     if (read.all) this.whole = true;
@@ -105,6 +107,14 @@ export class Checks {
     for (const table of this.tables.values()) if (!allowed(table)) return false;
     for (const rules of this.allHidden.values()) if (!rules.some(allowed)) return false;
     return true;
+  }
+
+  /**
+   * Whether a table the query reads has a column rule: through the API views, whose masks read
+   * `role` and `scopes` from the settings, such a query needs them set.
+   */
+  get readsMaskedTable(): boolean {
+    return this.masks;
   }
 
   /** What running the query reads of the caller context through the settings. */

@@ -12,7 +12,6 @@
 import { endsInLineComment, mentions, type Token, tokenize } from "../sql/rawSqlLexer.ts";
 import { join, type Sql, trusted } from "../sql/sql.ts";
 import type { QueryScope } from "./scope.ts";
-import { CTX, PARAMS, runtimeValue } from "./values.ts";
 
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="]);
 
@@ -47,7 +46,7 @@ export function rawSql(text: string, scope: QueryScope): Sql {
     if (token.kind !== "mention") return trusted(token.text);
     const ref = comparedColumn(tokens, index);
     const column = ref ? scope.findColumn(ref.table, ref.column) : undefined;
-    return runtimeValue(token.sigil === "$" ? PARAMS : CTX, token.name, column);
+    return scope.values.value(token.sigil === "$" ? "param" : "global", token.name, column);
   });
   // A trailing `-- comment` would swallow whatever the generator writes after the text.
   if (endsInLineComment(text)) parts.push(trusted("\n"));

@@ -7,6 +7,7 @@ import type { Model } from "../model/index.ts";
 import { primaryKey } from "../schema/index.ts";
 import type { Column, Table } from "../schema/types.ts";
 import type { Through } from "./source.ts";
+import { FUNCTION_VALUES, type RuntimeValues } from "./values.ts";
 
 export interface Source {
   /** The name the query knows it by: the base table's name or a join's alias. */
@@ -20,13 +21,18 @@ export class QueryScope {
   /** What the query's FROM items read (source.ts); a subquery reads as its enclosing query does. */
   readonly through: Through;
 
+  /** How it reads `$param` and `#global` values; a subquery as its enclosing query does. */
+  readonly values: RuntimeValues;
+
   /** `depth` 0 is a route's query; each subquery level adds one. */
   constructor(
     readonly model: Model,
     readonly parent?: QueryScope,
     through?: Through,
+    values?: RuntimeValues,
   ) {
     this.through = through ?? parent?.through ?? "tables";
+    this.values = values ?? parent?.values ?? FUNCTION_VALUES;
   }
 
   get depth(): number {

@@ -32,6 +32,7 @@ import { primaryKeyColumns, QueryScope, type Source } from "./scope.ts";
 import { plainSourceSql, sourceSql, type Through } from "./source.ts";
 import { subquerySql } from "./subquery.ts";
 import { joinsOneRow } from "./unique.ts";
+import type { RuntimeValues } from "./values.ts";
 import { whereSql } from "./where.ts";
 
 export interface QuerySpec {
@@ -133,7 +134,7 @@ const JOIN_SQL = {
 
 /**
  * Compiles a query. `indent` is the indentation of the query's own lines (FROM, WHERE, ...), for
- * layout only.
+ * layout only. `through` and `values`: what it reads, and how it reads runtime values (scope.ts).
  */
 export function compileQuery(
   spec: QuerySpec,
@@ -143,8 +144,9 @@ export function compileQuery(
   parent?: QueryScope,
   form: ObjectForm = "either",
   through?: Through,
+  values?: RuntimeValues,
 ): CompiledQuery {
-  const scope = new QueryScope(model, parent, through);
+  const scope = new QueryScope(model, parent, through, values);
   const base = scope.add(spec.table, spec.table);
   checks.useTable(base.table);
   const from: Sql[] = [sourceSql(model.table(spec.table), spec.table, scope.through)];

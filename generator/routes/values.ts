@@ -88,6 +88,27 @@ export function runtimeArray(from: Sql, name: string, column: Column | undefined
   return type === "text" ? elements : sql`${elements}::${castSql(type)}[]`;
 }
 
+/** Where a request's `$param` or a caller's `#global` comes from. */
+export type ValueSource = "param" | "global";
+
+/**
+ * How a compiled query reads its runtime values. Route functions read them from their two jsonb
+ * parameters (below); the gateway's own read statements bind each as a typed parameter of its own
+ * (generator/routes/boundValues.ts).
+ */
+export interface RuntimeValues {
+  /** One value, of the column's type (see runtimeValue). */
+  value(from: ValueSource, name: string, column: Column | undefined): Sql;
+  /** A `$param` holding a JSON array (see runtimeArray). */
+  array(name: string, column: Column | undefined): Sql;
+}
+
+/** A route function's values: `$1` (the request) and `$2` (the caller), jsonb. */
+export const FUNCTION_VALUES: RuntimeValues = {
+  value: (from, name, column) => runtimeValue(from === "param" ? PARAMS : CTX, name, column),
+  array: (name, column) => runtimeArray(PARAMS, name, column),
+};
+
 /** A list of role or scope names as `text[]`. */
 export function textArray(items: readonly string[]): Sql {
   if (items.length === 0) return sql`'{}'::text[]`;

@@ -1,0 +1,277 @@
+// ONE and ARRAY reads the gateway answers with its own statement (gateway/routes/readStatement.ts,
+// generator/routes/kinds/readViews.ts): only where the query reads nothing of the caller through
+// the settings, and then with the route function's answer, byte for byte, on real Postgres, in
+// UTC whatever the session's zone.
+
+import fs from "node:fs";
+import path from "node:path";
+import t from "tap";
+import { readAppSchema } from "../../app/load.ts";
+import type { AuthResult } from "../../gateway/auth/types.ts";
+import { type CellStatement, isCellStatement } from "../../gateway/cellQuery.ts";
+import type { ApiError } from "../../gateway/errors.ts";
+import { createPool } from "../../gateway/pool.ts";
+import { compileStandardRoute, type RouteRequest } from "../../gateway/routes/standard.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import { viewsRead } from "../../generator/routes/kinds/readViews.ts";
+import type { Schema, StandardRoute } from "../../generator/schema/types.ts";
+import { scratchApp } from "../harness/app.ts";
+import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
+import { testGatewayForApp } from "../harness/gateway.ts";
+import { loadExampleSchema, recordingRunner } from "./helpers.ts";
+
+const fixture = (): Schema => readAppSchema(path.dirname(RESTURA_FIXTURE)).schema as Schema;
+
+/** The GET ONE and ARRAY routes of `schema` the gateway reads itself. */
+function ownReads(schema: Schema): string[] {
+  const model = buildModel(schema);
+  return model.routes.filter((r) => viewsRead(model, r) !== undefined).map((r) => r.key);
+}
+
+// Routes of the shapes the fixture lacks: a path parameter (number), a text parameter, a
+// subquery, both kinds under one route; the fixture's own tables, no rule of their own.
+const EXTRA_ROUTES = [
+  {
+    name: "A user by id",
+    description: "ONE by a number parameter",
+    method: "GET",
+    path: "/test/user/:id",
+    type: "ONE",
+    table: "user",
+    roles: [],
+    scopes: [],
+    request: [{ name: "id", required: true, validator: [{ type: "TYPE_CHECK", value: "number" }] }],
+    joins: [],
+    where: [{ tableName: "user", columnName: "id", operator: "=", value: "$id" }],
+    assignments: [],
+    response: [
+      { name: "id", selector: "user.id" },
+      { name: "firstName", selector: "user.firstName" },
+      { name: "createdOn", selector: "user.createdOn" },
+      { name: "metadata", selector: "user.metadata" },
+    ],
+  },
+  {
+    name: "A company's users by first name, with their orders",
+    description: "ARRAY by a number and a text parameter, with a subquery",
+    method: "GET",
+    path: "/test/company/:companyId/users",
+    type: "ARRAY",
+    table: "user",
+    roles: [],
+    scopes: [],
+    request: [
+      { name: "companyId", required: true, validator: [{ type: "TYPE_CHECK", value: "number" }] },
+      { name: "firstName", required: false, validator: [{ type: "TYPE_CHECK", value: "string" }] },
+    ],
+    joins: [],
+    where: [
+      { tableName: "user", columnName: "companyId", operator: "=", value: "$companyId" },
+      { tableName: "user", columnName: "firstName", operator: "=", value: "$firstName", conjunction: "AND" },
+    ],
+    assignments: [],
+    response: [
+      { name: "id", selector: "user.id" },
+      { name: "lastLoginOn", selector: "user.lastLoginOn" },
+      {
+        name: "orders",
+        subquery: {
+          table: "order",
+          joins: [],
+          where: [{ tableName: "order", columnName: "userId", operator: "=", value: '"user"."id"' }],
+          properties: [
+            { name: "id", selector: "order.id" },
+            { name: "amount", selector: "order.amount" },
+            { name: "createdOn", selector: "order.createdOn" },
+          ],
+        },
+      },
+    ],
+  },
+];
+
+t.test("which reads the gateway answers itself", async (t) => {
+  t.same(ownReads(loadExampleSchema()), [], "the example: every table's row policies read the caller");
+  const restura = ownReads(fixture());
+  t.same(
+    restura,
+    [
+      "GET /api/v1/user/me",
+      "GET /api/v1/user/all",
+      "GET /api/v1/order/all",
+      "GET /api/v1/user/with-orders",
+      "GET /api/v1/item/all",
+      "GET /api/v1/user/my-user",
+    ],
+    "the Restura fixture: its GET ONE and ARRAY routes without raw SQL",
+  );
+  t.notOk(restura.includes("PATCH /api/v1/user/me"), "never a write");
+
+  // Each rule that sends a read to the function: with it removed, these would read without the
+  // caller's settings, and a policy would match no row, or a mask hide every value.
+  const user = (schema: Schema) =>
+    schema.database.find((table) => table.name === "user") as Schema["database"][0];
+  const withPolicy = fixture();
+  user(withPolicy).policies.push({
+    name: "same_company",
+    roles: [],
+    scopes: [],
+    where: [{ tableName: "user", columnName: "companyId", operator: "=", value: "#companyId" }],
+  });
+  t.notOk(ownReads(withPolicy).includes("GET /api/v1/user/me"), "a row policy on the caller");
+  const withTableRule = fixture();
+  user(withTableRule).roles = ["admin"];
+  t.notOk(ownReads(withTableRule).includes("GET /api/v1/user/me"), "a table rule");
+  const withColumnRule = fixture();
+  const phone = user(withColumnRule).columns.find((c) => c.name === "phone");
+  if (phone) phone.scopes = ["read:phone"];
+  t.notOk(ownReads(withColumnRule).includes("GET /api/v1/user/me"), "a column rule on a column it reads");
+  // The view masks it wherever the query names it (a where, a join), so even one the answer
+  // leaves out keeps the route with the function.
+  const withUnreadColumnRule = fixture();
+  const birthDate = user(withUnreadColumnRule).columns.find((c) => c.name === "birthDate");
+  if (birthDate) birthDate.roles = ["admin"];
+  t.notOk(ownReads(withUnreadColumnRule).includes("GET /api/v1/user/me"), "a column rule on the table");
+  const orders = fixture();
+  const order = orders.database.find((table) => table.name === "order");
+  if (order) order.roles = ["admin"];
+  t.notOk(
+    ownReads(orders).includes("GET /api/v1/user/with-orders"),
+    "a rule on a table only a subquery reads",
+  );
+  t.notOk(restura.includes("GET /api/v1/user/before"), "raw SQL (may read the caller any way)");
+});
+
+type Outcome = { status: number; headers: Record<string, string>; body: string } | { error: string };
+
+const auth = (role: string | null, globals: Record<string, unknown> = {}): AuthResult =>
+  (role === null
+    ? { anonymous: true, reason: "missing" }
+    : { user: { role, scopes: [], globals } }) as AuthResult;
+
+const SEED = fs.readFileSync(path.join(import.meta.dirname, "../routes/restura.seed.sql"), "utf8");
+
+t.test("through Postgres: the function's answers, byte for byte, from one statement", async (t) => {
+  const app = scratchApp(t);
+  const schema = JSON.parse(fs.readFileSync(RESTURA_FIXTURE, "utf8"));
+  schema.endpoints[0].routes.push(...EXTRA_ROUTES);
+  fs.writeFileSync(path.join(app.dir, "restura.schema.json"), JSON.stringify(schema));
+  const gw = await testGatewayForApp(t, app.dir, SEED, { allowMissingHandlers: true });
+  const loaded = readAppSchema(app.dir).schema as Schema;
+  const model = buildModel(loaded);
+  const sent: CellStatement[] = [];
+  const db = recordingRunner(gw.pool, (config) => {
+    if (isCellStatement(config)) sent.push(config);
+  });
+  const options = { maxPerPage: 100, globalParams: loaded.globalParams };
+  const both = (key: string) => {
+    const modelRoute = model.routes.find((r) => r.key === key);
+    if (!modelRoute) throw new Error(`no route ${key}`);
+    return {
+      fn: compileStandardRoute(modelRoute, options),
+      own: compileStandardRoute(modelRoute, { ...options, model }),
+      route: modelRoute.route as StandardRoute,
+    };
+  };
+  const run = async (route: ReturnType<typeof both>["fn"], as: AuthResult, request: RouteRequest) => {
+    try {
+      return (await route(db, as, request)) as Outcome;
+    } catch (error) {
+      const e = error as ApiError;
+      return { error: `${e.code}: ${e.message}` } as Outcome;
+    }
+  };
+  const callers = [
+    auth("admin", { userId: 1, companyId: 1 }),
+    auth("user", { userId: 2, companyId: 1 }),
+    auth("user", { userId: 3, companyId: 2 }),
+    auth("user", { userId: 99, companyId: 1 }),
+    auth("user", {}),
+    auth("guest", { userId: 1 }),
+    auth(null),
+  ];
+  const requests: Record<string, Record<string, unknown>[]> = {
+    "GET /api/v1/test/user/:id": [{ id: "1" }, { id: "3" }, { id: "99" }],
+    "GET /api/v1/test/company/:companyId/users": [
+      { companyId: "1" },
+      { companyId: "1", firstName: "Peter" },
+      { companyId: "2", firstName: "Nobody" },
+    ],
+  };
+  let own = 0;
+  for (const key of ownReads(loaded)) {
+    const { fn, own: served, route } = both(key);
+    for (const as of callers) {
+      for (const params of requests[key] ?? [{}]) {
+        const request: RouteRequest = {
+          query: {},
+          params: params as Record<string, string>,
+          body: undefined,
+        };
+        const expected = await run(fn, as, request);
+        sent.length = 0;
+        const got = await run(served, as, request);
+        const label = `${key} ${JSON.stringify(params)} as ${JSON.stringify(as)}`;
+        t.same(got, expected, label);
+        // A caller the route rule refuses never reaches a statement.
+        if (sent.length > 0) {
+          t.equal(sent.length, 1, `${label}: one statement`);
+          t.notMatch(sent[0]?.text ?? "", /"api"\."GET /, `${label}: not the route function`);
+          own++;
+        } else t.match(got, { error: /^(UNAUTHORIZED|FORBIDDEN)/ }, `${label}: refused first`);
+      }
+    }
+    t.ok(route.type === "ONE" || route.type === "ARRAY", key);
+  }
+  t.ok(own >= 30, `${own} requests answered by the gateway's statement`);
+  // 404 as the function words it, and the answers' timestamps in UTC.
+  const { own: byId } = both("GET /api/v1/test/user/:id");
+  t.same(await run(byId, callers[0] as AuthResult, { query: {}, params: { id: "99" }, body: undefined }), {
+    error: "NOT_FOUND: No user matches the request",
+  });
+  const found = await run(byId, callers[0] as AuthResult, {
+    query: {},
+    params: { id: "3" },
+    body: undefined,
+  });
+  t.match(found, { body: /"createdOn" : "2024-06-10T09:15:00\.5\+00:00"/ });
+});
+
+t.test("timestamps in UTC whatever zone the session is in", async (t) => {
+  const app = scratchApp(t);
+  fs.copyFileSync(RESTURA_FIXTURE, path.join(app.dir, "restura.schema.json"));
+  const gw = await testGatewayForApp(t, app.dir, SEED, { allowMissingHandlers: true });
+  const database = (await gw.su.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db;
+  // New sessions of this database start in Kathmandu (+05:45).
+  await gw.su.query(`ALTER DATABASE "${database}" SET timezone = 'Asia/Kathmandu'`);
+  const url = new URL(`postgres://api_gateway@localhost/${database}`);
+  const poolUrl = new URL(
+    (gw.pool as unknown as { options: { connectionString: string } }).options.connectionString,
+  );
+  url.password = poolUrl.password;
+  url.host = poolUrl.host;
+  url.search = poolUrl.search;
+  const pool = createPool(url.toString(), 1);
+  t.teardown(() => pool.end());
+  const loaded = readAppSchema(app.dir).schema as Schema;
+  const model = buildModel(loaded);
+  const modelRoute = model.routes.find((r) => r.key === "GET /api/v1/user/me");
+  if (!modelRoute) throw new Error("no route");
+  const options = { maxPerPage: 100, globalParams: loaded.globalParams };
+  const fn = compileStandardRoute(modelRoute, options);
+  const own = compileStandardRoute(modelRoute, { ...options, model });
+  const me = auth("user", { userId: 3, companyId: 2 });
+  const request: RouteRequest = { query: {}, params: {}, body: undefined };
+  const zone = async () =>
+    (await pool.query<{ z: string }>("SELECT current_setting('TimeZone') AS z")).rows[0]?.z;
+  t.equal(await zone(), "Asia/Kathmandu", "the session starts in the database's zone");
+  const expected = await fn(pool, me, request);
+  t.match(expected.body, /"createdOn" : "2024-06-10T09:15:00\.5\+00:00"/, "the function: UTC");
+  t.same(await own(pool, me, request), expected, "the gateway's statement: the same");
+  t.equal(await zone(), "UTC", "the session was set to UTC once");
+  // A handler's session SET on the same connection: the next read sets UTC again.
+  await pool.query("SET TimeZone = 'Asia/Tokyo'");
+  t.same(await own(pool, me, request), expected, "after a handler's SET TimeZone");
+  t.equal(await zone(), "UTC");
+  await gw.su.query(`ALTER DATABASE "${database}" RESET timezone`);
+});
