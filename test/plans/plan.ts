@@ -1,8 +1,9 @@
 // The plan check's machinery (not a test file): a seeded copy of a template, a route function
 // called as the gateway calls it with every statement it runs explained (auto_explain, ANALYZE
-// and BUFFERS, sent back as notices), or, for the PAGED requests the gateway answers with its own
-// statement (gateway/routes/pagedStatement.ts), that batch run as the gateway runs it; the
-// hand-written statement explained the same way, and the comparison. Counts of buffers and rows do not depend on how busy the machine is; timings would.
+// and BUFFERS, sent back as notices), or, for the requests the gateway answers with its own
+// statement (gateway/routes/pagedStatement.ts, readStatement.ts), that statement or batch run as
+// the gateway runs it; the hand-written statement explained the same way, and the comparison.
+// Counts of buffers and rows do not depend on how busy the machine is; timings would.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -12,6 +13,7 @@ import type { AuthResult } from "../../gateway/auth/types.ts";
 import { CellQuery, type CellStatement } from "../../gateway/cellQuery.ts";
 import { cursorDecoder } from "../../gateway/routes/cursor.ts";
 import { compilePagedStatements, type PagedStatements } from "../../gateway/routes/pagedStatement.ts";
+import { compileReadStatement, type ReadStatement } from "../../gateway/routes/readStatement.ts";
 import { buildModel } from "../../generator/model/index.ts";
 import { routeFunctionName, routeFunctionStatementsFor } from "../../generator/routes/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
@@ -140,12 +142,14 @@ export async function planDatabase(
   );
   const model = buildModel(schema);
   const paged = new Map<string, PagedStatements | undefined>();
+  const reads = new Map<string, ReadStatement | undefined>();
   const cursors = new Map<string, ((params: Record<string, unknown>) => void) | undefined>();
   for (const modelRoute of model.routes) {
     paged.set(
       modelRoute.key,
       compilePagedStatements(model, modelRoute, { schema, preparedStatements: true }),
     );
+    reads.set(modelRoute.key, compileReadStatement(model, modelRoute, { preparedStatements: true }));
     cursors.set(modelRoute.key, cursorDecoder(model, modelRoute));
   }
   return {
@@ -157,6 +161,8 @@ export async function planDatabase(
       const auth = (
         role === null ? { anonymous: true, reason: "missing" } : { user: { role, scopes, globals } }
       ) as AuthResult;
+      const read = reads.get(c.route)?.({ ...c.params }, auth);
+      if (read) return read;
       return paged.get(c.route)?.({
         params: { ...c.params },
         auth,
@@ -357,6 +363,7 @@ export function checkPlans(t: Test, db: PlanDb, cases: PlanCase[], knownBad: Rea
         JSON.stringify(JSON.parse(hand.body), null, 1),
         "the hand-written statement answers exactly as the route does",
       );
+      t.ok(gateway.stats.text.length > 0, "the gateway's statements were explained");
       const problems = overBounds(gateway.stats, hand.stats, db.bigTables);
       const summary =
         `buffers ${gateway.stats.buffers} vs hand-written ${hand.stats.buffers}, ` +
