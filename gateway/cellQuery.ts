@@ -9,7 +9,8 @@
 // A CellStatement may run other statements before it in the same batch (`before`: a PAGED page
 // the gateway builds first sets the caller's context, gateway/routes/pagedStatement.ts). They run
 // in one implicit transaction that the Sync commits; an error skips the rest, and the cell is the
-// last statement's.
+// last statement's. A statement marked `utc` (the gateway's own reads) is preceded by `SET TimeZone`
+// on a connection whose session is not in UTC (sessionZone.ts).
 
 import type pg from "pg";
 import { forgetSubmitted, heldText, markSubmitted } from "./namedStatements.ts";

@@ -2,8 +2,10 @@
 // schema is compiled here once; per request there is auth, validation, and ONE statement:
 // `SELECT api."<route fn>"($1, $2)` as a named prepared statement (unnamed with
 // PG_PREPARED_STATEMENTS=0, docs/scaling.md), whose json text is the body (run by
-// gateway/cellQuery.ts). A filtered or sorted PAGED page is the one exception: the gateway sends
-// its own page statement with the caller's context in one batch (pagedStatement.ts).
+// gateway/cellQuery.ts). Two exceptions: a filtered or sorted PAGED page, for which the gateway
+// sends its own page statement with the caller's context in one batch (pagedStatement.ts), and a
+// ONE or ARRAY read that needs nothing of the caller set, for which it sends its own statement
+// (readStatement.ts).
 
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { TOTAL_MODES } from "../../generator/model/paging.ts";
@@ -41,11 +43,12 @@ export interface StandardRouteOptions {
   maxPerPage: number;
   globalParams: string[];
   /**
-   * PAGED routes: the model, for the gateway's own statements of filtered and sorted pages
-   * (pagedStatement.ts). Without it the route function answers every request.
+   * The model, for the gateway's own statements: filtered and sorted pages (pagedStatement.ts),
+   * reads that need nothing of the caller set (readStatement.ts). Without it the route function
+   * answers every request.
    */
   model?: Model;
-  /** Told when a route's own page statement is given up for the route function (below). */
+  /** Told when a route's own statement is given up for the route function (below). */
   warn?: (details: Record<string, unknown>, message: string) => void;
   /** Unnamed statements when false (PG_PREPARED_STATEMENTS=0: a pooler that cannot keep them). */
   preparedStatements?: boolean;
