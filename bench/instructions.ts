@@ -1,8 +1,9 @@
 // `make bench-instructions`: the database ceiling of `make bench` as CPU instructions, which a
 // busy machine cannot move. For every case with a hand-written twin (bench/cases.ts `ceiling`),
 // callgrind counts the instructions one call costs a Postgres backend: the gateway's statement
-// (`SELECT api."<route>"($1::jsonb, $2::jsonb)`, the route function, or for a filtered or sorted
-// page the gateway's own batch, gateway/routes/pagedStatement.ts) and the hand-written one,
+// (`SELECT api."<route>"($1::jsonb, $2::jsonb)`, the route function, or its own: for a filtered or
+// sorted page a batch, gateway/routes/pagedStatement.ts, for a read that needs nothing of the
+// caller set a statement, gateway/routes/readStatement.ts) and the hand-written one,
 // each sent through the extended protocol with the bench's values, as the two servers send them,
 // on the bench's data with nothing else running (bench/countingServer.ts); the hand-written one
 // also under the app's row security, to tell the app's policies from the generated code. Then the
@@ -232,8 +233,8 @@ async function countCase(
   if (!fn) throw new Error(`${c.name}: no route function for ${ceiling.route}`);
   const database = `bench_${c.app}`;
   const caller = JSON.stringify(APPS[c.app].caller);
-  // What the gateway sends: the route function's call, or its own page batch (context statement
-  // and page, one implicit transaction).
+  // What the gateway sends: the route function's call, or its own statement (a read) or page batch
+  // (context statement and page, one implicit transaction).
   const own = ownStatement(model, ceiling, { ...APPS[c.app].caller });
   const route = await counting.perCall(database, [AS_GATEWAY], {
     text: `SELECT ${ident("api", fn)}($1::jsonb, $2::jsonb)`,
@@ -307,7 +308,8 @@ ${ladderTable(steps)}
 - The gateway's statement runs as api_gateway, as the gateway sends it: the route function's call
   with the request as the gateway passes it (a cursor decoded, gateway/routes/cursor.ts), or, for
   the filtered and sorted pages, the gateway's own batch (its context statement and the page, one
-  pipeline, one implicit transaction: gateway/routes/pagedStatement.ts); the hand-written
+  pipeline, one implicit transaction: gateway/routes/pagedStatement.ts), or, for the reads that
+  need nothing of the caller set, its own statement (gateway/routes/readStatement.ts); the hand-written
   statement as the superuser, as the hand-written server runs it (a role with table grants and
   BYPASSRLS measured 0.4-3 % more on the four statements tried), in the plan cache mode the
   hand-written server gives it.

@@ -29,6 +29,7 @@ import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";
 import type { Entry } from "../../generator/routes/filter.ts";
 import { settingsToSet } from "../../generator/routes/function.ts";
+import { guardCall, pageGuardName } from "../../generator/routes/guards.ts";
 import { KEYS_FIRST_FROM_OFFSET } from "../../generator/routes/kinds/paged.ts";
 import { PAGE_BOUNDS, type ViewsPage, viewsPage } from "../../generator/routes/kinds/pagedViews.ts";
 import { ALL_CAST_TYPES, castSql } from "../../generator/routes/values.ts";
@@ -87,6 +88,8 @@ export function compilePagedStatements(
   const route = modelRoute.route as StandardRoute;
   if (route.type !== "PAGED" || (route.total ?? "exact") !== "exact") return undefined;
   const page = viewsPage(model, modelRoute);
+  // Valid only in the layer built from this schema (generator/routes/guards.ts).
+  const routeWhere = `${page.where} AND ${guardCall(pageGuardName(model.schema))}`;
   const context = contextStatement(options.schema, page, options.preparedStatements);
   const check = { name: options.preparedStatements ? statementName("api_check", CHECK_TEXT) : undefined };
   const texts = textCache(page);
@@ -98,7 +101,7 @@ export function compilePagedStatements(
     if (!page.checks.passes((rule) => allowedFor(rule, auth))) return undefined;
     const values: string[] = [];
     const typed: { value: string; type: string }[] = [];
-    let where = page.where;
+    let where = routeWhere;
     if (filter) {
       const clause = filterSql(filter, page.columns, values, typed);
       if (clause === undefined) return undefined;

@@ -7,10 +7,12 @@ import { buildModel } from "../model/index.ts";
 import type { EndpointGroup, Schema, StandardRoute } from "../schema/types.ts";
 import { isStandardRoute } from "../schema/types.ts";
 import { functionStatements } from "./function.ts";
+import { guardStatements, pageGuardName } from "./guards.ts";
 import { helperStatements } from "./helpers.ts";
 import { array } from "./kinds/array.ts";
 import { one } from "./kinds/one.ts";
 import { paged } from "./kinds/paged.ts";
+import { readGuardStatements } from "./kinds/readViews.ts";
 import type { Compile, Kind } from "./kinds/types.ts";
 import { post, remove, update } from "./kinds/write.ts";
 import { pageFunctionName, routeFunctionName } from "./names.ts";
@@ -54,8 +56,9 @@ export function routeFunctionStatementsFor(
   group: EndpointGroup,
 ): string[] {
   const checks = new Checks();
+  const model = buildModel(schema);
   const compile: Compile = (indent, form) =>
-    compileQuery(querySpec(route), buildModel(schema), checks, indent, undefined, form);
+    compileQuery(querySpec(route), model, checks, indent, undefined, form);
   compile("");
   const write = route.method !== "GET";
   const names = { page: pageFunctionName(route, group) };
@@ -72,8 +75,11 @@ export function routeFunctionStatementsFor(
     context: write ? { whole: true, keys: [] } : checks.context,
     contextKeys: contextKeys(schema),
   });
+  // The gateway's own read of the route, where it has one, is valid in this layer (readViews.ts).
+  const modelRoute = model.routes.find((r) => r.route === route);
+  const guard = modelRoute ? readGuardStatements(model, modelRoute) : [];
   // A helper first: the function's dynamic SQL calls it.
-  return [...(kind.helpers ?? []), ...own];
+  return [...(kind.helpers ?? []), ...own, ...guard];
 }
 
 /** The route's query as the compiler reads it. */
@@ -90,11 +96,12 @@ export function querySpec(route: StandardRoute): QuerySpec {
 
 /**
  * Every statement of the route functions: the runtime helpers they call, then each standard
- * route's function, reads and writes (sorted by name). Run after the API layer's views and grants exist, as a
+ * route's function, reads and writes (sorted by name), then the guard of the gateway's own pages
+ * (guards.ts). Run after the API layer's views and grants exist, as a
  * superuser or the owner of schema `api`.
  */
 export function routeFunctionStatements(schema: Schema): string[] {
-  return [...helperStatements(), ...routeStatements(schema)];
+  return [...helperStatements(), ...routeStatements(schema), ...guardStatements(pageGuardName(schema))];
 }
 
 /** The route functions' statements alone (without the helpers). */

@@ -81,6 +81,8 @@ t.test("runtime helpers and conditions", async (t) => {
     // The runtime of sql/*.sql; route functions (named "GET /...") and their helpers
     // (generator/routes/helpers.ts) are generated. Realtime's functions (realtime_*: triggers,
     // cursors, pruning) are not context helpers; they are tested in test/realtime/db*.test.ts.
+    // The guards of the gateway's own statements (read_*, pages_*: generator/routes/guards.ts)
+    // are IMMUTABLE `SELECT true`, checked below.
     const helpers = HELPER_FUNCTIONS.map((signature) =>
       signature.slice("api.".length, signature.indexOf("(")),
     );
@@ -88,7 +90,7 @@ t.test("runtime helpers and conditions", async (t) => {
       su,
       `SELECT proname AS name, provolatile AS v, proparallel AS p FROM pg_proc
        WHERE pronamespace = 'api'::regnamespace AND proname NOT LIKE '% %' AND proname NOT LIKE 'realtime\\_%'
-         AND proname <> ALL ($1::text[]) ORDER BY proname`,
+         AND proname !~ '^(read|pages)_[0-9a-f]{16}$' AND proname <> ALL ($1::text[]) ORDER BY proname`,
       [helpers],
     );
     t.same(fns, [
@@ -102,6 +104,12 @@ t.test("runtime helpers and conditions", async (t) => {
       // The writer: it sets the settings the others read.
       { name: "set_ctx", v: "v", p: "u" },
     ]);
+    const guards = await rows(
+      su,
+      `SELECT DISTINCT provolatile AS v, proparallel AS p, prosrc AS body, pronargs AS args FROM pg_proc
+       WHERE pronamespace = 'api'::regnamespace AND proname ~ '^(read|pages)_[0-9a-f]{16}$'`,
+    );
+    t.same(guards, [{ v: "i", p: "s", body: "SELECT true", args: 0 }], "the guards: IMMUTABLE SELECT true");
   });
 
   t.test("compiled conditions run on Postgres and mean what the docs say", async (t) => {

@@ -15,6 +15,7 @@ import { cursorDecoder } from "../../gateway/routes/cursor.ts";
 import { compilePagedStatements, type PagedStatements } from "../../gateway/routes/pagedStatement.ts";
 import { compileReadStatement, type ReadStatement } from "../../gateway/routes/readStatement.ts";
 import { buildModel } from "../../generator/model/index.ts";
+import { guardStatements, pageGuardName } from "../../generator/routes/guards.ts";
 import { routeFunctionName, routeFunctionStatementsFor } from "../../generator/routes/index.ts";
 import { loadSchema } from "../../generator/schema/index.ts";
 import type { TemplateName } from "../harness/templates.ts";
@@ -110,6 +111,8 @@ export async function planDatabase(
     for (const statement of routeFunctionStatementsFor(schema, route, group as NonNullable<typeof group>))
       await su.query(statement);
   }
+  // The gateway's own pages are valid in a layer of this schema, the extra routes' included.
+  for (const statement of guardStatements(pageGuardName(schema))) await su.query(statement);
   // Route functions set UTC for themselves; the hand-written statements need the same.
   await su.query("SET timezone = 'UTC'");
 

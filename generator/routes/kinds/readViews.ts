@@ -17,6 +17,7 @@ import type { StandardRoute } from "../../schema/types.ts";
 import { type Sql, sql } from "../../sql/sql.ts";
 import { type BoundValue, BoundValues } from "../boundValues.ts";
 import { READS_SETTING } from "../function.ts";
+import { guardCall, guardName, guardStatements } from "../guards.ts";
 import { querySpec } from "../index.ts";
 import { Checks } from "../permissions.ts";
 import { compileQuery, orderList, selectSql } from "../select.ts";
@@ -24,8 +25,10 @@ import { returnsAtMostOneRow } from "../unique.ts";
 import { notFoundMessage } from "./one.ts";
 
 export interface ViewsRead {
-  /** The statement; `$n` is `values[n - 1]`. */
+  /** The statement, behind its layer guard (below); `$n` is `values[n - 1]`. */
   text: string;
+  /** The guard's name: `api."<guard>"()` exists in a layer that reads this route with this text. */
+  guard: string;
   values: BoundValue[];
   /** ONE: the message of the 404 when no row matches. ARRAY: always one row. */
   notFound: string | undefined;
@@ -36,13 +39,17 @@ export interface ViewsRead {
 export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | undefined {
   const route = modelRoute.route as StandardRoute;
   if (route.method !== "GET" || (route.type !== "ONE" && route.type !== "ARRAY")) return undefined;
+  // Decided on the function's own compilation first: raw SQL (which makes a route ineligible) is
+  // read as text while it compiles, which bound values cannot be.
+  const first = new Checks();
+  const plain = compileQuery(querySpec(route), model, first, "", undefined, "all", "views");
+  const context = first.context;
+  if (context.whole || context.keys.length > 0 || first.readsMaskedTable || plain.columnRules.length > 0) {
+    return undefined;
+  }
   const checks = new Checks();
   const values = new BoundValues();
   const q = compileQuery(querySpec(route), model, checks, "", undefined, "all", "views", values);
-  const context = checks.context;
-  if (context.whole || context.keys.length > 0 || checks.readsMaskedTable || q.columnRules.length > 0) {
-    return undefined;
-  }
   let statement: Sql;
   if (route.type === "ONE") {
     // Read with `INTO` and `FOUND` in the function; a query that may match two rows counts them
@@ -58,10 +65,24 @@ export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | und
   if (statement.parts.some((part) => typeof part === "string" && /\$\d/.test(part))) return undefined;
   const { text, values: bound } = statement.toQuery();
   if (READS_SETTING.test(text)) return undefined;
+  // The route's key too: two routes with the same query (the fixture's me and my-user) must not
+  // keep each other's statement valid when one of them changes.
+  const guard = guardName("read", `${modelRoute.key}\n${text}`);
   return {
-    text,
+    text: `SELECT _api_r.j FROM (${text}) AS _api_r(j) WHERE ${guardCall(guard)}`,
+    guard,
     values: bound as BoundValue[],
     notFound: route.type === "ONE" ? notFoundMessage(route.table) : undefined,
     checks,
   };
+}
+
+/**
+ * The guard of the route's own read (guards.ts), named after the route and its text: a layer in
+ * which the route is not read with this text (another response, a row policy that now reads the
+ * caller) lacks it.
+ */
+export function readGuardStatements(model: Model, modelRoute: ModelRoute): string[] {
+  const read = viewsRead(model, modelRoute);
+  return read ? guardStatements(read.guard) : [];
 }

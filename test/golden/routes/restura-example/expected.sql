@@ -28,6 +28,14 @@ REVOKE ALL ON FUNCTION "api"."GET /api/v1/item/all"(jsonb, jsonb) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/item/all"(jsonb, jsonb) TO api_gateway;
 
+CREATE OR REPLACE FUNCTION "api"."read_083fd5dc5a5022c1"() RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$SELECT true$$;
+
+ALTER FUNCTION "api"."read_083fd5dc5a5022c1"() OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."read_083fd5dc5a5022c1"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "api"."read_083fd5dc5a5022c1"() TO api_gateway;
+
 CREATE FUNCTION "api"."GET /api/v1/order/all"(params jsonb, ctx jsonb)
 RETURNS json
 LANGUAGE plpgsql
@@ -58,6 +66,14 @@ ALTER FUNCTION "api"."GET /api/v1/order/all"(jsonb, jsonb) OWNER TO api_owner;
 REVOKE ALL ON FUNCTION "api"."GET /api/v1/order/all"(jsonb, jsonb) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/order/all"(jsonb, jsonb) TO api_gateway;
+
+CREATE OR REPLACE FUNCTION "api"."read_3d6c350518b48ffa"() RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$SELECT true$$;
+
+ALTER FUNCTION "api"."read_3d6c350518b48ffa"() OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."read_3d6c350518b48ffa"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "api"."read_3d6c350518b48ffa"() TO api_gateway;
 
 CREATE FUNCTION "api"."GET /api/v1/user/all"(params jsonb, ctx jsonb)
 RETURNS json
@@ -106,6 +122,14 @@ ALTER FUNCTION "api"."GET /api/v1/user/all"(jsonb, jsonb) OWNER TO api_owner;
 REVOKE ALL ON FUNCTION "api"."GET /api/v1/user/all"(jsonb, jsonb) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/user/all"(jsonb, jsonb) TO api_gateway;
+
+CREATE OR REPLACE FUNCTION "api"."read_8502f38730f96356"() RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$SELECT true$$;
+
+ALTER FUNCTION "api"."read_8502f38730f96356"() OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."read_8502f38730f96356"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "api"."read_8502f38730f96356"() TO api_gateway;
 
 CREATE FUNCTION "api"."GET /api/v1/user/all/orders"(params jsonb, ctx jsonb)
 RETURNS json
@@ -233,6 +257,14 @@ REVOKE ALL ON FUNCTION "api"."GET /api/v1/user/me"(jsonb, jsonb) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/user/me"(jsonb, jsonb) TO api_gateway;
 
+CREATE OR REPLACE FUNCTION "api"."read_6788eaeba05a10c5"() RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$SELECT true$$;
+
+ALTER FUNCTION "api"."read_6788eaeba05a10c5"() OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."read_6788eaeba05a10c5"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "api"."read_6788eaeba05a10c5"() TO api_gateway;
+
 CREATE FUNCTION "api"."GET /api/v1/user/my-user"(params jsonb, ctx jsonb)
 RETURNS json
 LANGUAGE plpgsql
@@ -279,6 +311,14 @@ ALTER FUNCTION "api"."GET /api/v1/user/my-user"(jsonb, jsonb) OWNER TO api_owner
 REVOKE ALL ON FUNCTION "api"."GET /api/v1/user/my-user"(jsonb, jsonb) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/user/my-user"(jsonb, jsonb) TO api_gateway;
+
+CREATE OR REPLACE FUNCTION "api"."read_60dc1c296ba6d946"() RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$SELECT true$$;
+
+ALTER FUNCTION "api"."read_60dc1c296ba6d946"() OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."read_60dc1c296ba6d946"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "api"."read_60dc1c296ba6d946"() TO api_gateway;
 
 CREATE FUNCTION "api"."PAGE /api/v1/user/paged"(params jsonb, ctx jsonb, keys bigint[])
 RETURNS json
@@ -820,6 +860,14 @@ ALTER FUNCTION "api"."GET /api/v1/user/with-orders"(jsonb, jsonb) OWNER TO api_o
 REVOKE ALL ON FUNCTION "api"."GET /api/v1/user/with-orders"(jsonb, jsonb) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "api"."GET /api/v1/user/with-orders"(jsonb, jsonb) TO api_gateway;
+
+CREATE OR REPLACE FUNCTION "api"."read_6e9f4ef840f846b3"() RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$SELECT true$$;
+
+ALTER FUNCTION "api"."read_6e9f4ef840f846b3"() OWNER TO api_owner;
+
+REVOKE ALL ON FUNCTION "api"."read_6e9f4ef840f846b3"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "api"."read_6e9f4ef840f846b3"() TO api_gateway;
 
 CREATE FUNCTION "api"."PATCH /api/v1/user/me"(params jsonb, ctx jsonb)
 RETURNS json
