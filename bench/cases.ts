@@ -349,6 +349,8 @@ export function ownStatement(
   const { role, scopes, ...globals } = ctx;
   const auth = { user: { role, scopes, globals } } as AuthResult;
   const params = { ...(ceiling.params as Record<string, unknown>) };
+  // A cursor as the gateway passes it on (decoded: cursor.ts).
+  cursorDecoder(model, modelRoute)?.(params);
   const read = compileReadStatement(model, modelRoute, { preparedStatements: true });
   if (read) return read(params, auth);
   const statements = compilePagedStatements(model, modelRoute, {

@@ -40,6 +40,7 @@ import { type CellStatement, cellStatement, type Step } from "../cellQuery.ts";
 import { preparedName } from "../custom/preparedTexts.ts";
 import type { FilterExpr } from "../filter/ast.ts";
 import { statementName } from "../namedStatements.ts";
+import { compileKeysetStatements } from "./keysetStatement.ts";
 
 /**
  * Parameter types of the page's text: the request ($1), the caller ($2), the filter's values ($3),
@@ -93,8 +94,11 @@ export function compilePagedStatements(
   const context = contextStatement(options.schema, page, options.preparedStatements);
   const check = { name: options.preparedStatements ? statementName("api_check", CHECK_TEXT) : undefined };
   const texts = textCache(page);
+  const keyset = compileKeysetStatements(model, modelRoute, options);
   return (request) => {
     const { params, auth } = request;
+    const keysetPage = keyset?.(params, request.ctx);
+    if (keysetPage) return keysetPage;
     const filter = params.filter as FilterExpr | undefined;
     const cut = pageCut(params, filter);
     if (cut === undefined) return undefined;

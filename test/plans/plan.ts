@@ -164,13 +164,12 @@ export async function planDatabase(
       const auth = (
         role === null ? { anonymous: true, reason: "missing" } : { user: { role, scopes, globals } }
       ) as AuthResult;
-      const read = reads.get(c.route)?.({ ...c.params }, auth);
+      // As the gateway passes the request on: a cursor decoded (cursor.ts).
+      const params = { ...c.params };
+      cursors.get(c.route)?.(params);
+      const read = reads.get(c.route)?.(params, auth);
       if (read) return read;
-      return paged.get(c.route)?.({
-        params: { ...c.params },
-        auth,
-        ctx: JSON.stringify(c.ctx),
-      });
+      return paged.get(c.route)?.({ params, auth, ctx: JSON.stringify(c.ctx) });
     },
     functionParams: (c) => {
       const params = { ...(c.params as Record<string, unknown>) };

@@ -184,11 +184,7 @@ export function keysetFastPath(
   const count = sql`COALESCE($1->>'$count', ${literal(defaultCount)})`;
   // Nested: plpgsql sets up a condition whole, so every other request pays only for `?`.
   const request = sql`NOT $1 ?| ARRAY['sortBy', 'filter'] AND upper(COALESCE($1->>'sortOrder', 'ASC')) = 'ASC'${nl(i1)}AND ${PAGE} = 1 AND ${PER_PAGE} >= 1 AND ${count} IN ${modes}`;
-  const cursor = {
-    first: sql`($1->>${decoded}) = ''`,
-    value: (i: number) => `(($1->>'${DECODED_CURSOR}')::jsonb->'k'->>${i})`,
-  };
-  const pages = staticKeyset(q, tail, cursor);
+  const pages = staticKeyset(q, tail, DECODED_BY_GATEWAY);
   const i3 = `${i2}  `;
   const statements = [sql`IF ${count} = 'exact' THEN${nl(i3)}${pages.exact(i3)}${nl(i2)}END IF;`];
   // A table pg_class has no figure for yet takes the general path (EXPLAIN of the count query).
@@ -208,6 +204,12 @@ interface CursorSource {
   first: Sql;
   value: (i: number) => string;
 }
+
+/** The fast path's cursor: the JSON text the gateway decoded, `$1->>'$after'` ('': the first page). */
+const DECODED_BY_GATEWAY: CursorSource = {
+  first: sql`($1->>${literal(DECODED_CURSOR)}) = ''`,
+  value: (i) => `(($1->>'${DECODED_CURSOR}')::jsonb->'k'->>${i})`,
+};
 
 /** The general path's cursor: `_api_cursor`, the keys it decoded (NULL: the first page). */
 const DECODED_BY_FUNCTION: CursorSource = {
@@ -233,18 +235,47 @@ function staticKeyset(q: CompiledQuery, tail: KeysetTail, cursor: CursorSource) 
   const keys = single ? tail.sql[0] : `json_build_array(${tail.sql.join(", ")})`;
   const next = single ? nextMember("json_build_array(max(_api_p._api_k))") : NEXT;
   const order = orderList(q.order, q.tiebreak, false).toString();
-  const pair = (total: (indent: string) => string, indent: string) => {
+  const texts = (total: (indent: string) => string, indent: string) => {
     const i1 = `${indent}  `;
     const [p0, p1, p2, p3, p4] = extendedPieces(q, i1);
     const text = (where: string) => trusted(`${p0}${total(i1)}${p1}${keys}${p2}${where}${p3}${order}${p4}`);
-    return sql`IF ${cursor.first} THEN${nl(i1)}RETURN (${text(routeWhere)});${nl(indent)}END IF;${nl(indent)}RETURN (${text(`${routeWhere} AND ${after}`)});`;
+    return { first: text(routeWhere), after: text(`${routeWhere} AND ${after}`) };
   };
+  const pair = (total: (indent: string) => string, indent: string) => {
+    const i1 = `${indent}  `;
+    const page = texts(total, indent);
+    return sql`IF ${cursor.first} THEN${nl(i1)}RETURN (${page.first});${nl(indent)}END IF;${nl(indent)}RETURN (${page.after});`;
+  };
+  const exact = (at: string) => `${countedTotal(q, at, trusted(routeWhere)).toString()}${next}`;
+  const planned = (total: string) => () => `${total}${next}, 'totalMode', 'planned'::text`;
   return {
-    exact: (indent: string) =>
-      pair((at) => `${countedTotal(q, at, trusted(routeWhere)).toString()}${next}`, indent),
-    planned: (total: string, indent: string) =>
-      pair(() => `${total}${next}, 'totalMode', 'planned'::text`, indent),
+    exact: (indent: string) => pair(exact, indent),
+    planned: (total: string, indent: string) => pair(planned(total), indent),
+    /** The same statements alone: the first page's and the page after the cursor. */
+    texts: { exact: () => texts(exact, ""), planned: (total: string) => texts(planned(total), "") },
   };
+}
+
+/**
+ * The fast path's pages as statements of their own, for the gateway to send instead of the
+ * function (gateway/routes/pagedStatement.ts), compiled as `q` is (over the views, there): the
+ * first page and the page after a cursor, with the counted total, and where the route counts a
+ * whole table, with the planned one read from pg_class, which answers no row where pg_class has no
+ * figure yet (the function's general path then answers). Undefined for a route without the path.
+ */
+export function keysetPageTexts(
+  q: CompiledQuery,
+  map: ColumnMap,
+): { exact: { first: Sql; after: Sql }; planned: { first: Sql; after: Sql } | undefined } | undefined {
+  const tail = fastPathTail(q, map);
+  if (!tail) return undefined;
+  const pages = staticKeyset(q, tail, DECODED_BY_GATEWAY).texts;
+  const estimate = tableSizeEstimate(q);
+  if (!estimate) return { exact: pages.exact(), planned: undefined };
+  const planned = pages.planned("_api_e.t");
+  const known = (page: Sql) =>
+    sql`SELECT (${page}) FROM (SELECT ${estimate} AS t) AS _api_e WHERE _api_e.t IS NOT NULL`;
+  return { exact: pages.exact(), planned: { first: known(planned.first), after: known(planned.after) } };
 }
 
 /** The own order's static statements on the general path, as the path's variables hold the request. */

@@ -18,7 +18,7 @@
 
 import type { Model, ModelRoute } from "../../model/index.ts";
 import type { StandardRoute } from "../../schema/types.ts";
-import { sql } from "../../sql/sql.ts";
+import { type Sql, sql } from "../../sql/sql.ts";
 import { type Entry, filterColumns } from "../filter.ts";
 import { querySpec } from "../index.ts";
 import type { ObjectForm } from "../object.ts";
@@ -26,7 +26,9 @@ import { type Access, Checks } from "../permissions.ts";
 import { mayName } from "../rawSql.ts";
 import { type CompiledQuery, compileQuery, orderList } from "../select.ts";
 import { KEY_BOUNDS } from "./pagedKeys.ts";
+import { keysetPageTexts } from "./pagedKeyset.ts";
 import { boundedPieces } from "./pagedText.ts";
+import { readsNoSetting } from "./readViews.ts";
 
 /** The constants a page is cut from (pagedText.ts boundedPage); a page ending past the last is the function's. */
 export const PAGE_BOUNDS: readonly number[] = KEY_BOUNDS;
@@ -104,4 +106,31 @@ export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
     columns: filterColumns(q, modelRoute.filterColumns).entries,
     checks,
   };
+}
+
+/** A keyset page's two statements: the first page, and the page after a cursor. */
+export interface KeysetPair {
+  first: string;
+  after: string;
+}
+
+/**
+ * The function's keyset fast path (pagedKeyset.ts keysetFastPath) as statements over the views,
+ * for a route whose page reads nothing of the caller through the settings (readViews.ts): then the
+ * gateway sends them itself, with no context statement before them. `planned` answers no row
+ * where pg_class has no figure for the table (the function answers then). Undefined for any
+ * other route.
+ */
+export function viewsKeyset(
+  model: Model,
+  modelRoute: ModelRoute,
+): { exact: KeysetPair; planned: KeysetPair | undefined } | undefined {
+  const route = modelRoute.route as StandardRoute;
+  const checks = new Checks();
+  const q = compileQuery(querySpec(route), model, checks, "", undefined, "all", "views");
+  if (!readsNoSetting(checks, q)) return undefined;
+  const texts = keysetPageTexts(q, filterColumns(q, modelRoute.filterColumns));
+  if (!texts) return undefined;
+  const pair = (p: { first: Sql; after: Sql }) => ({ first: p.first.toString(), after: p.after.toString() });
+  return { exact: pair(texts.exact), planned: texts.planned ? pair(texts.planned) : undefined };
 }

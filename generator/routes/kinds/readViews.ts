@@ -20,7 +20,7 @@ import { READS_SETTING } from "../function.ts";
 import { guardCall, guardName, guardStatements } from "../guards.ts";
 import { querySpec } from "../index.ts";
 import { Checks } from "../permissions.ts";
-import { compileQuery, orderList, selectSql } from "../select.ts";
+import { type CompiledQuery, compileQuery, orderList, selectSql } from "../select.ts";
 import { returnsAtMostOneRow } from "../unique.ts";
 import { notFoundMessage } from "./one.ts";
 
@@ -35,6 +35,16 @@ export interface ViewsRead {
   checks: Checks;
 }
 
+/**
+ * Whether a query compiled over the views (with `checks`) reads nothing of the caller through the
+ * settings: no row policy or table rule of its tables reads the context, none of them has a column
+ * rule (the views' masks read `role` and `scopes`), no raw SQL, no column rule in its objects.
+ */
+export function readsNoSetting(checks: Checks, q: CompiledQuery): boolean {
+  const { whole, keys } = checks.context;
+  return !whole && keys.length === 0 && !checks.readsMaskedTable && q.columnRules.length === 0;
+}
+
 /** The route's read over the views, or undefined when it reads the caller through the settings. */
 export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | undefined {
   const route = modelRoute.route as StandardRoute;
@@ -43,10 +53,7 @@ export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | und
   // read as text while it compiles, which bound values cannot be.
   const first = new Checks();
   const plain = compileQuery(querySpec(route), model, first, "", undefined, "all", "views");
-  const context = first.context;
-  if (context.whole || context.keys.length > 0 || first.readsMaskedTable || plain.columnRules.length > 0) {
-    return undefined;
-  }
+  if (!readsNoSetting(first, plain)) return undefined;
   const checks = new Checks();
   const values = new BoundValues();
   const q = compileQuery(querySpec(route), model, checks, "", undefined, "all", "views", values);
