@@ -63,7 +63,8 @@ export function compileKeysetStatements(
     const after = params[DECODED_CURSOR];
     if (typeof after !== "string" || "sortBy" in params || "filter" in params) return undefined;
     const order = params.sortOrder;
-    if (order !== undefined && (typeof order !== "string" || order.toUpperCase() !== "ASC")) return undefined;
+    // ASCII letters only, where Postgres's upper() and JavaScript's agree (`ſ` is `S` to JavaScript).
+    if (order !== undefined && (typeof order !== "string" || !/^asc$/i.test(order))) return undefined;
     if (params.page !== undefined && params.page !== 1) return undefined;
     const perPage = params.perPage ?? DEFAULT_PER_PAGE;
     if (typeof perPage !== "number" || !Number.isSafeInteger(perPage) || perPage < 1) return undefined;
