@@ -9,7 +9,7 @@
 
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";
-import { guardCall, pageGuardName } from "../../generator/routes/guards.ts";
+import { guarded, pageGuardName } from "../../generator/routes/guards.ts";
 import { DECODED_CURSOR } from "../../generator/routes/kinds/fastCursor.ts";
 import { type KeysetPair, viewsKeyset } from "../../generator/routes/kinds/pagedViews.ts";
 import type { StandardRoute } from "../../generator/schema/types.ts";
@@ -40,13 +40,11 @@ export function compileKeysetStatements(
   const texts = viewsKeyset(model, modelRoute);
   if (!texts) return undefined;
   // Valid only in the layer built from this schema (generator/routes/guards.ts).
-  const guard = guardCall(pageGuardName(model.schema));
+  const guard = pageGuardName(model.schema);
   const statement = (text: string) => {
-    const guarded = `SELECT _api_r.j FROM (${text}) AS _api_r(j) WHERE ${guard}`;
-    return {
-      text: guarded,
-      name: options.preparedStatements ? statementName("api_keyset", guarded) : undefined,
-    };
+    const statementText = guarded(text, guard);
+    const name = options.preparedStatements ? statementName("api_keyset", statementText) : undefined;
+    return { text: statementText, name };
   };
   const pair = (p: KeysetPair) => ({ first: statement(p.first), after: statement(p.after) });
   const modes: Record<string, ReturnType<typeof pair> | undefined> = {

@@ -23,6 +23,11 @@ export function guardCall(name: string): string {
   return `${ident("api", name).toString()}()`;
 }
 
+/** A statement of one column behind guard `name`: its rows where the guard holds. */
+export function guarded(text: string, name: string): string {
+  return `SELECT _api_r.j FROM (${text}) AS _api_r(j) WHERE ${guardCall(name)}`;
+}
+
 /** The guard's definition, owned by api_owner, callable by api_gateway. */
 export function guardStatements(name: string): string[] {
   const signature = sql`${ident("api", name)}()`;

@@ -17,7 +17,7 @@ import type { StandardRoute } from "../../schema/types.ts";
 import { type Sql, sql } from "../../sql/sql.ts";
 import { type BoundValue, BoundValues } from "../boundValues.ts";
 import { READS_SETTING } from "../function.ts";
-import { guardCall, guardName, guardStatements } from "../guards.ts";
+import { guarded, guardName, guardStatements } from "../guards.ts";
 import { querySpec } from "../index.ts";
 import { Checks } from "../permissions.ts";
 import { type CompiledQuery, compileQuery, orderList, selectSql } from "../select.ts";
@@ -76,7 +76,7 @@ export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | und
   // keep each other's statement valid when one of them changes.
   const guard = guardName("read", `${modelRoute.key}\n${text}`);
   return {
-    text: `SELECT _api_r.j FROM (${text}) AS _api_r(j) WHERE ${guardCall(guard)}`,
+    text: guarded(text, guard),
     guard,
     values: bound as BoundValue[],
     notFound: route.type === "ONE" ? notFoundMessage(route.table) : undefined,
