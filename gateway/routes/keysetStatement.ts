@@ -2,10 +2,10 @@
 // gateway, cursor.ts) on a route whose page reads nothing of the caller through the settings
 // (generator/routes/kinds/pagedViews.ts viewsKeyset). The route function's fast path answers the
 // same request with the same statement (pagedKeyset.ts keysetFastPath), inside a function call;
-// here it is the request, after a one-setting statement in the same batch (below): no function, no
-// context statement. The request's test is the
-// fast path's, so anything else (a sortBy, a filter, another page, a total mode the path lacks,
-// a planned total pg_class has no figure for) goes to the function, which answers or refuses.
+// here it is the request, after a one-setting statement in the same batch (below): no function,
+// no context statement. The request's test is the fast path's, so anything else (a sortBy, a
+// filter, another page, a total mode the path lacks, a planned total pg_class has no figure for)
+// goes to the function, which answers or refuses.
 
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";

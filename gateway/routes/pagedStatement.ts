@@ -20,8 +20,10 @@
 // other checks (table rules, "every column hidden") are evaluated here first: a caller who fails
 // one gets the function, and its 403.
 //
-// Anything this does not take (the default request, deep pages, a cursor, another total mode,
-// a filter on a name the map lacks) goes to the route function, which stays the reference.
+// A cursor page in the own order of a route that reads nothing of the caller through the
+// settings is keysetStatement.ts's. Anything else this does not take (the default request, deep
+// pages, other cursors, another total mode, a filter on a name the map lacks) goes to the route
+// function, which stays the reference.
 
 import type pg from "pg";
 import { contextKeys, setContextCalls } from "../../generator/api/context.ts";
