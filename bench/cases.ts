@@ -4,11 +4,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import type { AuthResult } from "../gateway/auth/types.ts";
 import type { CellStatement } from "../gateway/cellQuery.ts";
-import { cursorDecoder } from "../gateway/routes/cursor.ts";
-import { compilePagedStatements } from "../gateway/routes/pagedStatement.ts";
-import { compileReadStatement } from "../gateway/routes/readStatement.ts";
+import { type SentRequest, sentRequest } from "../gateway/routes/sentRequest.ts";
 import type { Model } from "../generator/model/index.ts";
 import { RESTURA_FIXTURE } from "../test/harness/templates.ts";
 import { EXAMPLE, RESTURA } from "./sql.ts";
@@ -323,15 +320,19 @@ export function cases(deletesPerRun: number): Case[] {
   ];
 }
 
+/** What the gateway sends for a ceiling's request (gateway/routes/sentRequest.ts). */
+function sent(model: Model, ceiling: NonNullable<Case["ceiling"]>): SentRequest | undefined {
+  const modelRoute = model.routes.find((r) => r.key === ceiling.route);
+  return modelRoute ? sentRequest(model, modelRoute) : undefined;
+}
+
 /**
  * The route function's parameters for a case, as JSON, as the gateway sends them: a cursor in the
  * route's own order decoded under `$after` (gateway/routes/cursor.ts).
  */
 export function functionParams(model: Model, ceiling: NonNullable<Case["ceiling"]>): string {
-  const params = { ...(ceiling.params as Record<string, unknown>) };
-  const modelRoute = model.routes.find((r) => r.key === ceiling.route);
-  if (modelRoute) cursorDecoder(model, modelRoute)?.(params);
-  return JSON.stringify(params);
+  const params = ceiling.params as Record<string, unknown>;
+  return JSON.stringify(sent(model, ceiling)?.params(params) ?? params);
 }
 
 /**
@@ -344,18 +345,5 @@ export function ownStatement(
   ceiling: NonNullable<Case["ceiling"]>,
   ctx: Record<string, unknown>,
 ): CellStatement | undefined {
-  const modelRoute = model.routes.find((r) => r.key === ceiling.route);
-  if (!modelRoute) return undefined;
-  const { role, scopes, ...globals } = ctx;
-  const auth = { user: { role, scopes, globals } } as AuthResult;
-  const params = { ...(ceiling.params as Record<string, unknown>) };
-  // A cursor as the gateway passes it on (decoded: cursor.ts).
-  cursorDecoder(model, modelRoute)?.(params);
-  const read = compileReadStatement(model, modelRoute, { preparedStatements: true });
-  if (read) return read(params, auth);
-  const statements = compilePagedStatements(model, modelRoute, {
-    schema: model.schema,
-    preparedStatements: true,
-  });
-  return statements?.({ params, auth, ctx: JSON.stringify(ctx) });
+  return sent(model, ceiling)?.own(ceiling.params as Record<string, unknown>, ctx);
 }

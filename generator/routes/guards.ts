@@ -45,5 +45,13 @@ export function guardStatements(name: string): string[] {
  * migration ends them until the gateway starts again with the new schema.
  */
 export function pageGuardName(schema: Schema): string {
-  return guardName("pages", JSON.stringify(schema));
+  let name = pageGuards.get(schema);
+  if (name === undefined) {
+    name = guardName("pages", JSON.stringify(schema));
+    pageGuards.set(schema, name);
+  }
+  return name;
 }
+
+/** Each schema's page guard, hashed once: every PAGED route's statements ask for it. */
+const pageGuards = new WeakMap<Schema, string>();

@@ -9,11 +9,8 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { Test } from "tap";
-import type { AuthResult } from "../../gateway/auth/types.ts";
 import { CellQuery, type CellStatement } from "../../gateway/cellQuery.ts";
-import { cursorDecoder } from "../../gateway/routes/cursor.ts";
-import { compilePagedStatements, type PagedStatements } from "../../gateway/routes/pagedStatement.ts";
-import { compileReadStatement, type ReadStatement } from "../../gateway/routes/readStatement.ts";
+import { sentRequest } from "../../gateway/routes/sentRequest.ts";
 import { buildModel } from "../../generator/model/index.ts";
 import { guardStatements, pageGuardName } from "../../generator/routes/guards.ts";
 import { routeFunctionName, routeFunctionStatementsFor } from "../../generator/routes/index.ts";
@@ -144,38 +141,13 @@ export async function planDatabase(
     [BOUNDS.bigTable],
   );
   const model = buildModel(schema);
-  const paged = new Map<string, PagedStatements | undefined>();
-  const reads = new Map<string, ReadStatement | undefined>();
-  const cursors = new Map<string, ((params: Record<string, unknown>) => void) | undefined>();
-  for (const modelRoute of model.routes) {
-    paged.set(
-      modelRoute.key,
-      compilePagedStatements(model, modelRoute, { schema, preparedStatements: true }),
-    );
-    reads.set(modelRoute.key, compileReadStatement(model, modelRoute, { preparedStatements: true }));
-    cursors.set(modelRoute.key, cursorDecoder(model, modelRoute));
-  }
+  const sent = new Map(model.routes.map((r) => [r.key, sentRequest(model, r)]));
   return {
     su,
     gw,
     bigTables: new Set(rows.map((r) => r.relname)),
-    ownStatement: (c) => {
-      const { role, scopes, ...globals } = c.ctx;
-      const auth = (
-        role === null ? { anonymous: true, reason: "missing" } : { user: { role, scopes, globals } }
-      ) as AuthResult;
-      // As the gateway passes the request on: a cursor decoded (cursor.ts).
-      const params = { ...c.params };
-      cursors.get(c.route)?.(params);
-      const read = reads.get(c.route)?.(params, auth);
-      if (read) return read;
-      return paged.get(c.route)?.({ params, auth, ctx: JSON.stringify(c.ctx) });
-    },
-    functionParams: (c) => {
-      const params = { ...(c.params as Record<string, unknown>) };
-      cursors.get(c.route)?.(params);
-      return params;
-    },
+    ownStatement: (c) => sent.get(c.route)?.own(c.params, c.ctx),
+    functionParams: (c) => sent.get(c.route)?.params(c.params) ?? { ...c.params },
     functionName: (route) => {
       const name = names.get(route);
       if (!name) throw new Error(`no standard route ${route}`);
