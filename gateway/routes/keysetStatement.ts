@@ -16,9 +16,14 @@ import type { StandardRoute } from "../../generator/schema/types.ts";
 import { type CellStatement, cellStatement, type Step } from "../cellQuery.ts";
 import { statementName } from "../namedStatements.ts";
 
-/** The request ($1) and the caller ($2), as the function gets them. */
+/**
+ * The request ($1) and the caller ($2), as the function gets them (the route's where may read
+ * them), then the page's size ($3) and the decoded cursor ($4), which the page reads bound
+ * (pagedKeyset.ts BOUND_BY_GATEWAY).
+ */
 const JSONB = 3802;
-const TYPES = [JSONB, JSONB];
+const INT8 = 20;
+const TYPES = [JSONB, JSONB, INT8, JSONB];
 
 /**
  * The function plans its statements once (`plan_cache_mode = force_generic_plan`); a session's own
@@ -70,7 +75,8 @@ export function compileKeysetStatements(
     const chosen = typeof count === "string" && Object.hasOwn(modes, count) ? modes[count] : undefined;
     if (!chosen) return undefined;
     const { text, name } = after === "" ? chosen.first : chosen.after;
-    return cellStatement(name, text, [JSON.stringify(params), ctx], {
+    const cursor = after === "" ? null : after;
+    return cellStatement(name, text, [JSON.stringify(params), ctx, String(perPage), cursor], {
       before: [generic],
       paramTypes: TYPES,
       utc: true,

@@ -116,6 +116,27 @@ for (const app of [
         }
         t.ok(pages >= 2, `${pages + 1} pages walked`);
       }
+      // The page's size and the cursor as the gateway's own statement binds them ($3, $4), the
+      // order its `next` names written in: the default size, a lowercase `asc` (the function's
+      // cursor says ASC), a page past the last row (no `next`), each from the first page and
+      // from a cursor, in both count modes.
+      const second = await run(general, "perPage=1&after=");
+      const cursor = "body" in second ? (JSON.parse(second.body) as { next: string }).next : "";
+      t.type(cursor, "string", "a cursor after the first row");
+      for (const prefer of [undefined, "count=planned"]) {
+        for (const from of ["", cursor]) {
+          for (const rest of ["", "&sortOrder=asc&perPage=2", "&perPage=100", "&sortOrder=ASC&perPage=1"]) {
+            const qs = `after=${encodeURIComponent(from)}${rest}`;
+            texts.length = 0;
+            const got = await run(fast, qs, prefer);
+            t.ok("body" in got, `${qs}: answered`);
+            t.same(got, await run(general, qs, prefer), `${prefer ?? "exact"}: ${qs}`);
+            t.equal(/^SELECT "api"\."GET /.test(texts[0] ?? ""), !app.own, `${qs}: the statement`);
+          }
+        }
+      }
+      const last = await run(fast, "perPage=100&after=");
+      t.match("body" in last ? last.body : "", /"next" : null/, "a page that is not full has no next cursor");
       // Requests the fast path does not take: the same answer or refusal.
       for (const qs of ["after=&page=2", "after=xyz", "after=&sortOrder=DESC", "after=&sortBy=id"]) {
         t.same(await run(fast, qs), await run(general, qs), qs);

@@ -9,7 +9,7 @@ import { raise, SQLSTATE } from "../permissions.ts";
 import { primaryKeyColumns } from "../scope.ts";
 import { type CompiledQuery, orderList } from "../select.ts";
 import { type CastType, castSql, textArray } from "../values.ts";
-import { countedTotal, extendedPieces, PAGE, PER_PAGE, pagesRawRows } from "./pagedText.ts";
+import { countedTotal, extendedPieces, LIMIT, PAGE, PER_PAGE, pagesRawRows } from "./pagedText.ts";
 import { tableSizeEstimate } from "./plannedTotal.ts";
 
 /** What a keyset page sorts by after its first key: the base table's primary key columns. */
@@ -116,9 +116,28 @@ export function keysetStatements(
   ];
 }
 
+/** How a keyset page's text reads the request's page size and the order its `next` cursor names. */
+interface PageRequest {
+  /** The page's size: a full page has a `next` cursor. */
+  perPage: Sql;
+  /** What follows LIMIT. */
+  limit: Sql;
+  /** The cursor's `s` and `o`: the request's sortBy and sortOrder as the function reads them. */
+  sortBy: string;
+  sortOrder: string;
+}
+
+/** The request as the function gets it: everything read from `$1`. */
+const FROM_REQUEST: PageRequest = {
+  perPage: PER_PAGE,
+  limit: LIMIT,
+  sortBy: "COALESCE(NULLIF($1->>'sortBy', ''), '')",
+  sortOrder: "upper(COALESCE($1->>'sortOrder', 'ASC'))",
+};
+
 /** The `next` member of a keyset page: the cursor after its last row, when the page is full. */
-const nextMember = (lastKeys: string) =>
-  `, 'next', CASE WHEN count(*) = ${PER_PAGE.toString()} THEN translate(encode(convert_to(json_build_object('s', COALESCE(NULLIF($1->>'sortBy', ''), ''), 'o', upper(COALESCE($1->>'sortOrder', 'ASC')), 'k', ${lastKeys})::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END`;
+const nextMember = (lastKeys: string, request: PageRequest = FROM_REQUEST) =>
+  `, 'next', CASE WHEN count(*) = ${request.perPage.toString()} THEN translate(encode(convert_to(json_build_object('s', ${request.sortBy}, 'o', ${request.sortOrder}, 'k', ${lastKeys})::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END`;
 /** `_api_k`: each row's keys as a JSON array; the last row's are the cursor. */
 const NEXT = nextMember("(array_agg(_api_p._api_k))[count(*)]");
 
@@ -199,22 +218,41 @@ export function keysetFastPath(
   ];
 }
 
-/** Where the static statements read a cursor: the test for the first page, and key `i`'s value as text. */
+/**
+ * Where the static statements read a cursor (the test for the first page, and key `i`'s value as
+ * text) and the rest of the request.
+ */
 interface CursorSource {
   first: Sql;
   value: (i: number) => string;
+  request: PageRequest;
 }
 
 /** The fast path's cursor: the JSON text the gateway decoded, `$1->>'$after'` ('': the first page). */
 const DECODED_BY_GATEWAY: CursorSource = {
   first: sql`($1->>${literal(DECODED_CURSOR)}) = ''`,
   value: (i) => `(($1->>'${DECODED_CURSOR}')::jsonb->'k'->>${i})`,
+  request: FROM_REQUEST,
 };
 
 /** The general path's cursor: `_api_cursor`, the keys it decoded (NULL: the first page). */
 const DECODED_BY_FUNCTION: CursorSource = {
   first: sql`_api_cursor IS NULL`,
   value: (i) => `_api_cursor[${i + 1}]`,
+  request: FROM_REQUEST,
+};
+
+/**
+ * The gateway's own statements (keysetPageTexts): the values bound as parameters of their own
+ * after the function's two, `$3` the page's size (bigint) and `$4` the decoded cursor (jsonb; NULL
+ * for the first page), and the order the fast path's test leaves (no sortBy, ASC, page 1: no
+ * OFFSET) written in. Read from `$1` as the function reads them, the same values cost the Restura
+ * cursor page a sixth of its time (pgbench, docs/performance.md).
+ */
+const BOUND_BY_GATEWAY: CursorSource = {
+  first: sql`$4 IS NULL`,
+  value: (i) => `($4->'k'->>${i})`,
+  request: { perPage: sql`$3`, limit: sql`$3`, sortBy: "''", sortOrder: "'ASC'" },
 };
 
 /**
@@ -233,11 +271,12 @@ function staticKeyset(q: CompiledQuery, tail: KeysetTail, cursor: CursorSource) 
   // page's 1,918k instructions).
   const single = tail.sql.length === 1;
   const keys = single ? tail.sql[0] : `json_build_array(${tail.sql.join(", ")})`;
-  const next = single ? nextMember("json_build_array(max(_api_p._api_k))") : NEXT;
+  const lastKeys = single ? "json_build_array(max(_api_p._api_k))" : "(array_agg(_api_p._api_k))[count(*)]";
+  const next = nextMember(lastKeys, cursor.request);
   const order = orderList(q.order, q.tiebreak, false).toString();
   const texts = (total: (indent: string) => string, indent: string) => {
     const i1 = `${indent}  `;
-    const [p0, p1, p2, p3, p4] = extendedPieces(q, i1);
+    const [p0, p1, p2, p3, p4] = extendedPieces(q, i1, cursor.request.limit);
     const text = (where: string) => trusted(`${p0}${total(i1)}${p1}${keys}${p2}${where}${p3}${order}${p4}`);
     return { first: text(routeWhere), after: text(`${routeWhere} AND ${after}`) };
   };
@@ -261,7 +300,8 @@ function staticKeyset(q: CompiledQuery, tail: KeysetTail, cursor: CursorSource) 
  * function (gateway/routes/pagedStatement.ts), compiled as `q` is (over the views, there): the
  * first page and the page after a cursor, with the counted total, and where the route counts a
  * whole table, with the planned one read from pg_class, which answers no row where pg_class has no
- * figure yet (the function's general path then answers). Undefined for a route without the path.
+ * figure yet (the function's general path then answers). Their parameters are the function's two
+ * and the page's size and cursor (BOUND_BY_GATEWAY). Undefined for a route without the path.
  */
 export function keysetPageTexts(
   q: CompiledQuery,
@@ -269,7 +309,7 @@ export function keysetPageTexts(
 ): { exact: { first: Sql; after: Sql }; planned: { first: Sql; after: Sql } | undefined } | undefined {
   const tail = fastPathTail(q, map);
   if (!tail) return undefined;
-  const pages = staticKeyset(q, tail, DECODED_BY_GATEWAY).texts;
+  const pages = staticKeyset(q, tail, BOUND_BY_GATEWAY).texts;
   const estimate = tableSizeEstimate(q);
   if (!estimate) return { exact: pages.exact(), planned: undefined };
   const planned = pages.planned("_api_e.t");

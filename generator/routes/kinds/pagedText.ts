@@ -217,8 +217,8 @@ export const KEYS_PAGE = {
  * every call was planned again. The page's rows are aggregated at the top level so that `next`
  * and `data` come from the same rows.
  */
-export function extendedPieces(q: CompiledQuery, indent: string): string[] {
-  return splitAt(extendedText(q, indent), [TOTAL_MARK, KEYS_MARK, WHERE_MARK, ORDER_MARK]);
+export function extendedPieces(q: CompiledQuery, indent: string, limit: Sql = LIMIT): string[] {
+  return splitAt(extendedText(q, indent, limit), [TOTAL_MARK, KEYS_MARK, WHERE_MARK, ORDER_MARK]);
 }
 
 /** The counted total, around its where (without the keyset condition). */
@@ -239,8 +239,11 @@ export function countedTotal(q: CompiledQuery, indent: string, countWhere: Sql |
   return sql`(SELECT count(*) FROM (${nl(rows)}${countSelect}${nl(`${indent}  `)}) AS _api_c)`;
 }
 
-/** The page's text; placeholders for the total and extra members, keys, where and order. */
-function extendedText(q: CompiledQuery, indent: string): string {
+/**
+ * The page's text; placeholders for the total and extra members, keys, where and order. `limit`:
+ * what follows LIMIT (the request's page by default).
+ */
+function extendedText(q: CompiledQuery, indent: string, limit: Sql): string {
   const inner = `${indent}  `;
   const rows = `${inner}  `;
   const where = trusted(WHERE_MARK);
@@ -252,7 +255,7 @@ function extendedText(q: CompiledQuery, indent: string): string {
       where,
       select: sql`${q.object} AS j, ${keys}`,
       orderBy: trusted(ORDER_MARK),
-      limit: LIMIT,
+      limit,
     });
     text =
       sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(_api_p.j), '[]'::json),${nl(inner)}${totalMember})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p`.toString();
@@ -262,7 +265,7 @@ function extendedText(q: CompiledQuery, indent: string): string {
       where,
       select: sql`${raw.select}, ${keys}`,
       orderBy: trusted(ORDER_MARK),
-      limit: LIMIT,
+      limit,
     });
     text =
       sql`SELECT json_build_object(${nl(inner)}'data', COALESCE(json_agg(${q.object}), '[]'::json),${nl(inner)}${totalMember})${nl(inner)}FROM (${nl(rows)}${page}${nl(inner)}) AS _api_p${raw.columns}`.toString();
