@@ -146,20 +146,18 @@ export function compileColumnChecks(
     const check = columnCheck(p.column);
     return check ? [{ name: p.param, check }] : [];
   });
+  // No closure made per request: tsx names each one it makes (esbuild's keepNames, a
+  // defineProperty call), which the write bench's profile showed here.
   return (params) => {
     let details: ErrorDetails | undefined;
-    const add = (name: string, message: string) => {
-      details = details ?? {};
-      details[name] = message;
-    };
     for (const name of declaredAssigned) {
-      if (Object.hasOwn(params, name)) add(name, ASSIGNED);
+      if (Object.hasOwn(params, name)) (details ??= {})[name] = ASSIGNED;
     }
     for (const { name, check } of checks) {
       const value = params[name];
       if (value === undefined || value === null || !Object.hasOwn(params, name)) continue;
       const problem = check(value);
-      if (problem !== undefined) add(name, problem);
+      if (problem !== undefined) (details ??= {})[name] = problem;
     }
     return details;
   };
