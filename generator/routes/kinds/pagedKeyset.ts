@@ -139,7 +139,8 @@ const FROM_REQUEST: PageRequest = {
 const nextMember = (lastKeys: string, request: PageRequest = FROM_REQUEST) =>
   `, 'next', CASE WHEN count(*) = ${request.perPage.toString()} THEN translate(encode(convert_to(json_build_object('s', ${request.sortBy}, 'o', ${request.sortOrder}, 'k', ${lastKeys})::text, 'UTF8'), 'base64'), '+/=' || chr(10), '-_') END`;
 /** `_api_k`: each row's keys as a JSON array; the last row's are the cursor. */
-const NEXT = nextMember("(array_agg(_api_p._api_k))[count(*)]");
+const LAST_KEYS = "(array_agg(_api_p._api_k))[count(*)]";
+const NEXT = nextMember(LAST_KEYS);
 
 /** The route's own order requested, as the general path's variables hold the request. */
 const OWN_ORDER = sql`_api_filter IS NULL AND _api_sort_by IS NULL AND _api_sort_order = 'ASC'`;
@@ -271,7 +272,7 @@ function staticKeyset(q: CompiledQuery, tail: KeysetTail, cursor: CursorSource) 
   // page's 1,918k instructions).
   const single = tail.sql.length === 1;
   const keys = single ? tail.sql[0] : `json_build_array(${tail.sql.join(", ")})`;
-  const lastKeys = single ? "json_build_array(max(_api_p._api_k))" : "(array_agg(_api_p._api_k))[count(*)]";
+  const lastKeys = single ? "json_build_array(max(_api_p._api_k))" : LAST_KEYS;
   const next = nextMember(lastKeys, cursor.request);
   const order = orderList(q.order, q.tiebreak, false).toString();
   const texts = (total: (indent: string) => string, indent: string) => {
