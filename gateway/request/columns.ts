@@ -151,13 +151,17 @@ export function compileColumnChecks(
   return (params) => {
     let details: ErrorDetails | undefined;
     for (const name of declaredAssigned) {
-      if (Object.hasOwn(params, name)) (details ??= {})[name] = ASSIGNED;
+      if (!Object.hasOwn(params, name)) continue;
+      details = details ?? {};
+      details[name] = ASSIGNED;
     }
     for (const { name, check } of checks) {
       const value = params[name];
       if (value === undefined || value === null || !Object.hasOwn(params, name)) continue;
       const problem = check(value);
-      if (problem !== undefined) (details ??= {})[name] = problem;
+      if (problem === undefined) continue;
+      details = details ?? {};
+      details[name] = problem;
     }
     return details;
   };
