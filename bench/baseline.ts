@@ -3,20 +3,41 @@
 // gateway is measured against, so it does the least that gives the same answer: it reads the
 // caller from the token without verifying it, and validates only what its SQL needs.
 // BENCH_APP=example | restura picks the routes (both apps have a GET /api/v1/user/me).
+//
+// BENCH_BASELINE=rls runs the same statements under the app's row security, as a server that
+// relies on it would: its sessions as api_owner (the role the route functions read as, which the
+// policies bind), and ahead of each statement, in the same round trip and transaction, the
+// caller's keys the example's policies read, set transaction-locally. Not the server `make bench`
+// holds the gateway to (that one checks no permission); a measure of what the app's own policies
+// cost over HTTP (docs/performance.md). Its custom route is not served (501): the handler's
+// query would need the context too, which this server's plain `pool.query` does not send.
 
 import Fastify, { type FastifyReply } from "fastify";
 import pg from "pg";
-import { CellQuery, cellStatement } from "../gateway/cellQuery.ts";
+import { CellQuery, cellStatement, type Step } from "../gateway/cellQuery.ts";
+import { keySetting } from "../generator/api/context.ts";
+import { API_OWNER } from "../generator/api/names.ts";
 import { EXAMPLE, planCacheMode, RESTURA } from "./sql.ts";
 
 const JSON_OID = 114;
+
+const UNDER_RLS = process.env.BENCH_BASELINE === "rls";
+/** What the example's row policies read of the caller (its schema: `#companyId`, and the role). */
+const POLICY_KEYS = ["companyId", "role"];
+const CONTEXT_TEXT = `SELECT FROM (SELECT ${POLICY_KEYS.map((key, i) => `pg_catalog.set_config('${keySetting(key)}', $${i + 1}, true)`).join(", ")}) AS _ctx`;
+
+/** BENCH_BASELINE=rls: the statement that sets the caller's keys, ahead of the request's own. */
+function contextStep(authorization: string | undefined): Step {
+  const claims = caller(authorization) as unknown as Record<string, unknown>;
+  return { name: "ctx", text: CONTEXT_TEXT, values: POLICY_KEYS.map((key) => String(claims[key] ?? "")) };
+}
 
 /** A pool whose sessions plan statements in `mode` (bench/sql.ts planCacheMode). */
 function poolPlanning(mode: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: process.env.DATABASE_URL,
     max: Number(process.env.DB_POOL_SIZE ?? 10),
-    options: `-c plan_cache_mode=${mode}`,
+    options: `-c plan_cache_mode=${mode}${UNDER_RLS ? ` -c role=${API_OWNER}` : ""}`,
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === JSON_OID
@@ -41,6 +62,7 @@ const poolFor = (text: string): pg.Pool => {
 interface Caller {
   userId: number;
   companyId: number;
+  role: string;
 }
 
 /** The token's claims, decoded but not verified (see the header). */
@@ -50,7 +72,7 @@ function caller(authorization: string | undefined): Caller {
 }
 
 /** A named statement's one cell, read as lean as the gateway reads its own (gateway/cellQuery.ts). */
-function cell(name: string, text: string, values: unknown[]): Promise<pg.QueryArrayResult> {
+function cell(name: string, text: string, values: unknown[], before?: Step[]): Promise<pg.QueryArrayResult> {
   return new Promise((resolve, reject) => {
     poolFor(text).connect((connectError, client, release) => {
       if (connectError || !client) return reject(connectError);
@@ -59,6 +81,7 @@ function cell(name: string, text: string, values: unknown[]): Promise<pg.QueryAr
           name,
           text,
           values.map((v) => (v == null ? null : String(v))),
+          before ? { before } : undefined,
         ),
       );
       query.callback = (error, result) => {
@@ -73,7 +96,8 @@ function cell(name: string, text: string, values: unknown[]): Promise<pg.QueryAr
 
 /** Runs a named statement and sends its one JSON cell, or 404 when there is no row. */
 async function answer(reply: FastifyReply, name: string, text: string, values: unknown[]) {
-  const { rows } = await cell(name, text, values);
+  const before = UNDER_RLS ? [contextStep(reply.request.headers.authorization)] : undefined;
+  const { rows } = await cell(name, text, values, before);
   if (rows.length === 0) return reply.code(404).send({ error: { code: "NOT_FOUND", message: "Not found" } });
   return reply.header("content-type", "application/json; charset=utf-8").send((rows[0] as unknown[])[0]);
 }
@@ -182,6 +206,8 @@ if (process.env.BENCH_APP === "restura") {
   }
   // The custom route: the same one query as the handler, and the same totals added in Node.
   app.post<{ Body: { from: string; to: string } }>("/api/v1/report/summary", async (req, reply) => {
+    if (UNDER_RLS)
+      return reply.code(501).send({ error: { code: "NOT_IMPLEMENTED", message: "BENCH_BASELINE=rls" } });
     const { from, to } = req.body;
     const { companyId } = caller(req.headers.authorization);
     const result = await poolFor(EXAMPLE.reportByProject).query<Row>({

@@ -167,11 +167,13 @@ ${tables}
   a DELETE round, 1,000 requests then, finished in about 0.2 s and took a second by that clock, so
   both servers measured 994 req/s and DELETE a ratio of 1.00. Measured to the last answer, with
   3,000 a round: 0.82.)
-- \`BENCH_ONLY=<text>\` runs the cases whose app or name contains it; \`BENCH_SECONDS\`,
+- \`BENCH_ONLY=<text>\` runs the cases whose app or name contains it (several texts: \`a|b\`); \`BENCH_SECONDS\`,
   \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_POOL_SIZE\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\`,
   \`BENCH_RATE\` tune it.
   \`BENCH_CPU_PROF=<dir>\` runs both servers under \`node --cpu-prof\` (profiles written there when they
   exit; \`bench/profile.ts <file>\` lists the top self-time functions).
+  \`BENCH_BASELINE=rls\` runs the hand-written statements under the example's row policies, the
+  caller's keys set with each (bench/baseline.ts): what the app's policies cost, not the bar.
 - Deep pages: \`page=400\` (offset) and the same rows by cursor (\`after\`, keyset), with the exact total
   and with \`Prefer: count=planned\`; the hand-written keyset statements decode the cursor and read
   \`reltuples\` for the planned total.

@@ -92,7 +92,9 @@ try {
     server.url,
     async (c) => (await c.query("SHOW server_version")).rows[0].server_version,
   );
-  const selected = cases(DELETES_PER_RUN).filter((c) => `${c.app}: ${c.name}`.includes(ONLY));
+  const selected = cases(DELETES_PER_RUN).filter((c) =>
+    ONLY.split("|").some((only) => `${c.app}: ${c.name}`.includes(only)),
+  );
   for (const app of Object.keys(APPS) as AppName[]) {
     const appCases = selected.filter((c) => c.app === app);
     if (appCases.length > 0) await benchApp(app, appCases);
