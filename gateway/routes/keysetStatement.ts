@@ -9,7 +9,6 @@
 
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";
-import { guarded, pageGuardName } from "../../generator/routes/guards.ts";
 import { DECODED_CURSOR } from "../../generator/routes/kinds/fastCursor.ts";
 import { type KeysetPair, viewsKeyset } from "../../generator/routes/kinds/pagedViews.ts";
 import type { StandardRoute } from "../../generator/schema/types.ts";
@@ -44,13 +43,10 @@ export function compileKeysetStatements(
 ): KeysetStatements | undefined {
   const texts = viewsKeyset(model, modelRoute);
   if (!texts) return undefined;
-  // Valid only in the layer built from this schema (generator/routes/guards.ts).
-  const guard = pageGuardName(model.schema);
-  const statement = (text: string) => {
-    const statementText = guarded(text, guard);
-    const name = options.preparedStatements ? statementName("api_keyset", statementText) : undefined;
-    return { text: statementText, name };
-  };
+  const statement = (text: string) => ({
+    text,
+    name: options.preparedStatements ? statementName("api_keyset", text) : undefined,
+  });
   const pair = (p: KeysetPair) => ({ first: statement(p.first), after: statement(p.after) });
   const modes: Record<string, ReturnType<typeof pair> | undefined> = {
     exact: pair(texts.exact),

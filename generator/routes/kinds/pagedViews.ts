@@ -20,6 +20,7 @@ import type { Model, ModelRoute } from "../../model/index.ts";
 import type { StandardRoute } from "../../schema/types.ts";
 import { type Sql, sql } from "../../sql/sql.ts";
 import { type Entry, filterColumns } from "../filter.ts";
+import { guarded, pageGuardName } from "../guards.ts";
 import { querySpec } from "../index.ts";
 import type { ObjectForm } from "../object.ts";
 import { type Access, Checks } from "../permissions.ts";
@@ -117,9 +118,9 @@ export interface KeysetPair {
 /**
  * The function's keyset fast path (pagedKeyset.ts keysetFastPath) as statements over the views,
  * for a route whose page reads nothing of the caller through the settings (readViews.ts): then the
- * gateway sends them itself, with no context statement before them. `planned` answers no row
- * where pg_class has no figure for the table (the function answers then). Undefined for any
- * other route.
+ * gateway sends them itself, with no context statement before them. Each is behind the schema's
+ * page guard, as the gateway's other pages are (guards.ts). `planned` answers no row where
+ * pg_class has no figure for the table (the function answers then). Undefined for any other route.
  */
 export function viewsKeyset(
   model: Model,
@@ -131,6 +132,10 @@ export function viewsKeyset(
   if (!readsNoSetting(checks, q)) return undefined;
   const texts = keysetPageTexts(q, filterColumns(q, modelRoute.filterColumns));
   if (!texts) return undefined;
-  const pair = (p: { first: Sql; after: Sql }) => ({ first: p.first.toString(), after: p.after.toString() });
+  const guard = pageGuardName(model.schema);
+  const pair = (p: { first: Sql; after: Sql }) => ({
+    first: guarded(p.first.toString(), guard),
+    after: guarded(p.after.toString(), guard),
+  });
   return { exact: pair(texts.exact), planned: texts.planned ? pair(texts.planned) : undefined };
 }
