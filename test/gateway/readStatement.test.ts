@@ -338,5 +338,19 @@ t.test(
     sent.length = 0;
     t.ok(((await body(all, get({}))).data as unknown[]).length > 0);
     t.match(sent, [/SELECT _api_r\.j/], "an unchanged read keeps the gateway's statement");
+
+    // A cursor page in the own order (keysetStatement.ts) carries the schema's page guard too.
+    const keyset = compiled("GET /api/v1/user/paged");
+    sent.length = 0;
+    const first = (await body(keyset, get({ after: "", perPage: "2" }))).data as Record<string, unknown>[];
+    t.ok(
+      first.length > 0 && !("phone" in (first[0] ?? {})),
+      "a cursor page answers as the new layer's function",
+    );
+    t.match(
+      sent,
+      [/SELECT _api_r\.j/, /"api"\."GET \/api\/v1\/user\/paged"/],
+      "its statement failed, then the function",
+    );
   },
 );
