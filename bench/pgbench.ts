@@ -59,11 +59,15 @@ export function pipelinedValues(
 ): { sql: string[]; vars: Record<string, string> } {
   const vars: Record<string, string> = {};
   const sql = statements.map((statement, s) => {
-    const bound = boundValues(statement.text, statement.values);
-    for (const [name, value] of Object.entries(bound.vars)) vars[`s${s}${name}`] = value;
+    statement.values.forEach((value, i) => {
+      if (value !== null) vars[`s${s}v${i + 1}`] = boundText(value);
+    });
     return statement.text.replace(/\$(\d+)/g, (_, n: string) => {
       const type = TYPE_NAMES[statement.types?.[Number(n) - 1] ?? 0];
-      return type ? `(:s${s}v${n}::${type})` : `:s${s}v${n}`;
+      // NULL (a parameter the text does not read: gateway/routes/unreadValues.ts) as a literal: a
+      // pgbench variable is always text.
+      const value = statement.values[Number(n) - 1] === null ? "NULL" : `:s${s}v${n}`;
+      return type ? `(${value}::${type})` : value;
     });
   });
   return { sql, vars };

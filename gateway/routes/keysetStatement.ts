@@ -14,11 +14,12 @@ import { type KeysetPair, viewsKeyset } from "../../generator/routes/kinds/paged
 import type { StandardRoute } from "../../generator/schema/types.ts";
 import { type CellStatement, cellStatement, type Step } from "../cellQuery.ts";
 import { statementName } from "../namedStatements.ts";
+import { readingText, requestAndCaller } from "./unreadValues.ts";
 
 /**
- * The request ($1) and the caller ($2), as the function gets them (the route's where may read
- * them), then the page's size ($3) and the decoded cursor ($4), which the page reads bound
- * (pagedKeyset.ts BOUND_BY_GATEWAY).
+ * The request ($1) and the caller ($2), as the function gets them where the route's where reads
+ * them (else NULL: unreadValues.ts), then the page's size ($3) and the decoded cursor ($4), which
+ * the page reads bound (pagedKeyset.ts BOUND_BY_GATEWAY).
  */
 const JSONB = 3802;
 const INT8 = 20;
@@ -44,7 +45,7 @@ export function compileKeysetStatements(
   const texts = viewsKeyset(model, modelRoute);
   if (!texts) return undefined;
   const statement = (text: string) => ({
-    text,
+    reading: readingText(text),
     name: options.preparedStatements ? statementName("api_keyset", text) : undefined,
   });
   const pair = (p: KeysetPair) => ({ first: statement(p.first), after: statement(p.after) });
@@ -70,9 +71,10 @@ export function compileKeysetStatements(
     const count = params.$count ?? defaultCount;
     const chosen = typeof count === "string" && Object.hasOwn(modes, count) ? modes[count] : undefined;
     if (!chosen) return undefined;
-    const { text, name } = after === "" ? chosen.first : chosen.after;
+    const { reading, name } = after === "" ? chosen.first : chosen.after;
     const cursor = after === "" ? null : after;
-    return cellStatement(name, text, [JSON.stringify(params), ctx, String(perPage), cursor], {
+    const values = [...requestAndCaller(reading, params, ctx), String(perPage), cursor];
+    return cellStatement(name, reading.text, values, {
       before: [generic],
       paramTypes: TYPES,
       utc: true,

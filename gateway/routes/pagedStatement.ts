@@ -7,7 +7,9 @@
 //
 // One batch, one round trip, one implicit transaction (cellQuery.ts `before`):
 // 1. the context statement: the caller's context settings (as route functions set them), and the
-//    route functions' search_path, time zone and plan cache mode, all transaction-local;
+//    route functions' search_path and (for a text without client values) plan cache mode, all
+//    transaction-local; the time zone is the session's, UTC on every gateway connection that
+//    runs one (cellQuery.ts `utc`);
 // 2. when the filter compares a column that is not text, a check that each such value casts to its
 //    column's type: a class 22 error here sends the request to the route function, which answers
 //    with the message naming the column (api.filter_check_value);
@@ -36,17 +38,19 @@ import { KEYS_FIRST_FROM_OFFSET } from "../../generator/routes/kinds/paged.ts";
 import { PAGE_BOUNDS, type ViewsPage, viewsPage } from "../../generator/routes/kinds/pagedViews.ts";
 import { ALL_CAST_TYPES, castSql } from "../../generator/routes/values.ts";
 import type { Schema, StandardRoute } from "../../generator/schema/types.ts";
-import { join, literal, sql } from "../../generator/sql/sql.ts";
+import { empty, join, literal, type Sql, sql } from "../../generator/sql/sql.ts";
 import { type AuthResult, allowedFor } from "../auth/context.ts";
 import { type CellStatement, cellStatement, type Step } from "../cellQuery.ts";
 import { preparedName } from "../custom/preparedTexts.ts";
 import type { FilterExpr } from "../filter/ast.ts";
 import { statementName } from "../namedStatements.ts";
 import { compileKeysetStatements } from "./keysetStatement.ts";
+import { type ReadingText, readingText, requestAndCaller } from "./unreadValues.ts";
 
 /**
- * Parameter types of the page's text: the request ($1), the caller ($2), the filter's values ($3),
- * and the page's rows by position, after $4 through $5 (pagedViews.ts PAGE_RANGE).
+ * Parameter types of the page's text: the request ($1) and the caller ($2) (NULL where the text
+ * reads neither: unreadValues.ts), the filter's values ($3), and the page's rows by position,
+ * after $4 through $5 (pagedViews.ts PAGE_RANGE).
  */
 const JSONB = 3802;
 const TEXT_ARRAY = 1009;
@@ -93,7 +97,7 @@ export function compilePagedStatements(
   const page = viewsPage(model, modelRoute);
   // Valid only in the layer built from this schema (generator/routes/guards.ts).
   const routeWhere = `${page.where} AND ${guardCall(pageGuardName(model.schema))}`;
-  const context = contextStatement(options.schema, page, options.preparedStatements);
+  const context = contextStatements(options.schema, page, options.preparedStatements);
   const check = { name: options.preparedStatements ? statementName("api_check", CHECK_TEXT) : undefined };
   const texts = textCache(page);
   const keyset = compileKeysetStatements(model, modelRoute, options);
@@ -115,14 +119,15 @@ export function compilePagedStatements(
     }
     const order = orderSql(page, params);
     if (order === undefined) return undefined;
-    const text = texts.get(
+    const reading = texts.get(
       where,
       order,
       cut.bound,
       page.rules.every((rule) => allowedFor(rule, auth)),
     );
+    const text = reading.text;
     const before: Step[] = [
-      { ...context, values: [request.ctx, values.length === 0 ? "force_generic_plan" : "auto"] },
+      { ...(values.length === 0 ? context.generic : context.chosen), values: [request.ctx] },
     ];
     if (typed.length > 0) {
       before.push({
@@ -134,10 +139,16 @@ export function compilePagedStatements(
     const named = options.preparedStatements
       ? (connection: pg.Connection) => preparedName(connection, text)
       : undefined;
-    const pageValues = [JSON.stringify(params), request.ctx, textArray(values), cut.after, cut.through];
+    const pageValues = [
+      ...requestAndCaller(reading, params, request.ctx),
+      textArray(values),
+      cut.after,
+      cut.through,
+    ];
     return cellStatement(undefined, text, pageValues, {
       before,
       paramTypes: PAGE_TYPES,
+      utc: true,
       ...(named ? { named } : {}),
     });
   };
@@ -153,17 +164,17 @@ const TEXTS_KEPT = 256;
  * Forgotten all at once when full: filters with other shapes are built anew.
  */
 function textCache(page: ViewsPage) {
-  const kept = new Map<string, string>();
+  const kept = new Map<string, ReadingText>();
   return {
-    get(where: string, order: string, bound: number, allVisible: boolean): string {
+    get(where: string, order: string, bound: number, allVisible: boolean): ReadingText {
       const key = `${allVisible ? "all" : "some"}\0${bound}\0${where}\0${order}`;
-      let text = kept.get(key);
-      if (text === undefined) {
+      let reading = kept.get(key);
+      if (reading === undefined) {
         if (kept.size >= TEXTS_KEPT) kept.clear();
-        text = page.text(where, order, bound, allVisible);
-        kept.set(key, text);
+        reading = readingText(page.text(where, order, bound, allVisible));
+        kept.set(key, reading);
       }
-      return text;
+      return reading;
     },
   };
 }
@@ -195,18 +206,20 @@ function pageCut(
 }
 
 /**
- * The context statement (route functions' settings; $1 the caller, $2 the plan cache mode: the
- * generic plan for a text without client values, as api.execute_cached chooses). It stores what
- * the page reads of the caller, decided as for a route function (settingsToSet): the keys of the
- * row policies of the tables it reads, with `role` and `scopes`, which the views' column masks
- * read (api.allowed); every key and the whole context when the route holds raw SQL. Each setting
- * left out saves about 15k instructions a request (docs/performance.md).
+ * The context statements (route functions' settings; $1 the caller): by plan cache mode, the
+ * generic plan for a text without client values (as api.execute_cached chooses), else the
+ * session's own choice, which Postgres's default leaves to the planner. They store what the page
+ * reads of the caller, decided as for a route function (settingsToSet): the keys of the row
+ * policies of the tables it reads, with `role` and `scopes`, which the views' column masks read
+ * (api.allowed); every key and the whole context when the route holds raw SQL. Each setting left
+ * out saves about 15k instructions a request (docs/performance.md). The time zone is the
+ * session's, set once per connection (the page is `utc`: cellQuery.ts), not per request.
  */
-function contextStatement(
+function contextStatements(
   schema: Pick<Schema, "globalParams">,
   page: ViewsPage,
   prepared: boolean,
-): Pick<Step, "name" | "text"> {
+): Record<"generic" | "chosen", Pick<Step, "name" | "text">> {
   const allKeys = contextKeys(schema);
   const texts = [true, false].map((allVisible) =>
     page.text(page.where, page.order(false), PAGE_BOUNDS[0] as number, allVisible),
@@ -217,11 +230,16 @@ function contextStatement(
   const keys = read.whole ? allKeys : allKeys.filter((key) => masks.has(key) || read.keys.includes(key));
   // A row of no columns: the calls run (Postgres keeps a subquery's volatile outputs), and neither
   // side writes or reads their values (7k of the statement's 129k instructions).
-  const text = sql`SELECT FROM (SELECT ${setContextCalls(sql`$1::jsonb`, keys, read.whole)},
-    pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true),
-    pg_catalog.set_config('timezone', 'UTC', true),
-    pg_catalog.set_config('plan_cache_mode', $2::text, true)) AS _api_set`.toString();
-  return { name: prepared ? statementName("api_page_ctx", text) : undefined, text };
+  const statement = (mode: Sql) => {
+    const text = sql`SELECT FROM (SELECT ${setContextCalls(sql`$1::jsonb`, keys, read.whole)},
+    pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true)${mode}) AS _api_set`.toString();
+    return { name: prepared ? statementName("api_page_ctx", text) : undefined, text };
+  };
+  return {
+    generic: statement(sql`,
+    pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true)`),
+    chosen: statement(empty),
+  };
 }
 
 /** The ORDER BY list, as the route function chooses it (paged.ts `_api_order`). */

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import t from "tap";
-import { rowSecuritySettings, startupOptions } from "../../bench/pgbench.ts";
+import { pipelinedValues, rowSecuritySettings, startupOptions } from "../../bench/pgbench.ts";
 import { contextKeys } from "../../generator/api/context.ts";
 import { testDatabase } from "../harness/db.ts";
 import { REPO } from "../harness/templates.ts";
@@ -67,4 +67,15 @@ t.test("startup options keep spaces and backslashes in values", async (t) => {
   const client = await session(url, { "bench.check": value }, open);
   t.equal((await client.query("SELECT current_setting('bench.check') AS v")).rows[0].v, value);
   await endAll(open);
+});
+
+// The gateway binds NULL for a parameter its text does not read (gateway/routes/unreadValues.ts),
+// and a cursor page's first cursor is NULL: a pgbench variable is always text, so NULL goes in as
+// a literal, typed as the gateway declares it.
+t.test("pipelined statements write a NULL value as a literal", async (t) => {
+  const { sql, vars } = pipelinedValues([
+    { text: "SELECT $1, $2, $3", values: [null, "7", null], types: [3802, 20, 3802] },
+  ]);
+  t.same(sql, ["SELECT (NULL::jsonb), (:s0v2::bigint), (NULL::jsonb)"]);
+  t.same(vars, { s0v2: "7" });
 });

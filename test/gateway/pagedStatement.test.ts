@@ -9,6 +9,7 @@ import { readAppSchema } from "../../app/load.ts";
 import type { AuthResult } from "../../gateway/auth/types.ts";
 import { isCellStatement } from "../../gateway/cellQuery.ts";
 import type { ApiError } from "../../gateway/errors.ts";
+import { createPool } from "../../gateway/pool.ts";
 import type { StatementRunner } from "../../gateway/readPool.ts";
 import { compileStandardRoute, type RouteRequest } from "../../gateway/routes/standard.ts";
 import { buildModel } from "../../generator/model/index.ts";
@@ -316,7 +317,18 @@ t.test("the context statement stores the keys the page's row policies read", asy
         name: "v1",
         description: "",
         baseUrl: "/api/v1",
-        routes: [standardRoute("GET", "/item", "item", ["id", "title"], { type: "PAGED", roles: [] })],
+        routes: [
+          standardRoute("GET", "/item", "item", ["id", "title"], { type: "PAGED", roles: [] }),
+          // A where that reads the request: its page text reads $1.
+          standardRoute("GET", "/item/titled", "item", ["id", "title"], {
+            type: "PAGED",
+            roles: [],
+            request: [
+              { name: "title", required: true, validator: [{ type: "TYPE_CHECK", value: "string" }] },
+            ],
+            where: [{ tableName: "item", columnName: "title", operator: "!=", value: "$title" }],
+          }),
+        ],
       },
     ],
     customTypes: [],
@@ -355,4 +367,62 @@ t.test("the context statement stores the keys the page's row policies read", asy
   t.match(context, "'api.ctx.companyId'", "the policy's global is stored");
   t.notMatch(context, "'api.ctx.userId'", "a global nothing reads is not");
   t.notMatch(context, "'api.ctx',", "nor the whole context");
+
+  // The request ($1) and the caller ($2) are bound where the page's text reads them, NULL where
+  // it does not (gateway/routes/unreadValues.ts): the titled route's where reads the request.
+  const bound: unknown[][] = [];
+  const recording = recordingRunner(gw.pool, (config) => bound.push(config.values ?? []));
+  const titledRoute = model.routes.find((r) => r.key === "GET /api/v1/item/titled");
+  if (!titledRoute) throw new Error("no route GET /api/v1/item/titled");
+  const titledFn = compileStandardRoute(titledRoute, options);
+  const titled = compileStandardRoute(titledRoute, { ...options, model });
+  for (const [route, fnRoute, qs, reads] of [
+    [own, fn, "sortBy=title", false],
+    [titled, titledFn, "sortBy=title&title=a", true],
+  ] as const) {
+    bound.length = 0;
+    const request = { query: query(qs), params: {}, body: undefined };
+    const got = await route(recording, caller, request);
+    t.same(got, await fnRoute(db, caller, request), `${qs}: as the function`);
+    const [requestValue, callerValue] = bound[0] ?? [];
+    t.equal(callerValue, null, `${qs}: the caller, unread, bound as NULL`);
+    if (reads) t.match(JSON.parse(String(requestValue)), { title: "a" }, `${qs}: the request bound`);
+    else t.equal(requestValue, null, `${qs}: the request, unread, bound as NULL`);
+  }
+  t.match(
+    JSON.parse(
+      (await titled(db, caller, { query: query("title=a&sortBy=title"), params: {}, body: undefined })).body,
+    ),
+    { total: 1 },
+    "the where read the bound request",
+  );
+});
+
+// Timestamps in UTC, as the function's `SET timezone` renders them, on a connection whose session
+// starts in another zone: the page is `utc` (the batch sets the session's zone first where it is
+// not UTC, cellQuery.ts), not a setting of its context statement.
+t.test("a page on a session in another time zone renders timestamps as the function", async (t) => {
+  const gw = await testGateway(t, EXAMPLE.template);
+  const database = (await gw.su.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db;
+  await gw.su.query(`ALTER DATABASE "${database}" SET timezone = 'Asia/Kathmandu'`);
+  t.teardown(() => gw.su.query(`ALTER DATABASE "${database}" RESET timezone`));
+  const url = (gw.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+  const pool = createPool(url, 1);
+  t.teardown(() => pool.end());
+  const zone = async () =>
+    (await pool.query<{ z: string }>("SELECT current_setting('TimeZone') AS z")).rows[0]?.z;
+  t.equal(await zone(), "Asia/Kathmandu", "the session starts in the database's zone");
+  const { functionOnly: fn, asServed: own } = routeBothWays(EXAMPLE.dir, EXAMPLE.route);
+  const ran: string[] = [];
+  const db = recordingRunner(pool, (config) =>
+    ran.push(isCellStatement(config) && config.before ? "own" : "function"),
+  );
+  const admin = auth(EXAMPLE.callers[0] as Caller);
+  const request: RouteRequest = { query: query("sortBy=createdOn&perPage=3"), params: {}, body: undefined };
+  const expected = await fn(db, admin, request);
+  t.match(expected.body, /"createdOn" : "[^"]+\+00:00"/, "the function: UTC");
+  ran.length = 0;
+  t.same(await own(db, admin, request), expected, "the gateway's page: the same");
+  t.same(ran, ["own"], "answered by the gateway's page");
+  t.equal(await zone(), "UTC", "the session was set to UTC");
 });
