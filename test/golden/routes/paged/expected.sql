@@ -54,7 +54,7 @@ BEGIN
             )) FROM (
           SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
           FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN LATERAL (SELECT "c".* FROM (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
+          LEFT JOIN LATERAL (SELECT "c"."name" FROM (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
           WHERE "user"."companyId" = ($2->>'companyId')::bigint
           ORDER BY "user"."email" ASC, "user"."id" ASC
           LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
@@ -84,7 +84,7 @@ BEGIN
           ]::json[])) FROM (
         SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-        LEFT JOIN LATERAL (SELECT "c".* FROM (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
+        LEFT JOIN LATERAL (SELECT "c"."name" FROM (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
         WHERE "user"."companyId" = ($2->>'companyId')::bigint
         ORDER BY "user"."email" ASC, "user"."id" ASC
         LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
