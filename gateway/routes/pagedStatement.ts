@@ -28,7 +28,7 @@
 // function, which stays the reference.
 
 import type pg from "pg";
-import { contextKeys, setContextCalls } from "../../generator/api/context.ts";
+import { contextKeys, setContextCalls, setContextTexts } from "../../generator/api/context.ts";
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";
 import type { Entry } from "../../generator/routes/filter.ts";
@@ -45,6 +45,7 @@ import { preparedName } from "../custom/preparedTexts.ts";
 import type { FilterExpr } from "../filter/ast.ts";
 import { statementName } from "../namedStatements.ts";
 import { compileKeysetStatements } from "./keysetStatement.ts";
+import { callerMember, jsonText, memberText } from "./memberText.ts";
 import { type ReadingText, readingText, requestAndCaller } from "./unreadValues.ts";
 
 /**
@@ -97,7 +98,7 @@ export function compilePagedStatements(
   const page = viewsPage(model, modelRoute);
   // Valid only in the layer built from this schema (generator/routes/guards.ts).
   const routeWhere = `${page.where} AND ${guardCall(pageGuardName(model.schema))}`;
-  const context = contextStatements(options.schema, page, options.preparedStatements);
+  const context = contextStatement(options.schema, page, options.preparedStatements);
   const check = { name: options.preparedStatements ? statementName("api_check", CHECK_TEXT) : undefined };
   const texts = textCache(page);
   const keyset = compileKeysetStatements(model, modelRoute, options);
@@ -126,9 +127,7 @@ export function compilePagedStatements(
       page.rules.every((rule) => allowedFor(rule, auth)),
     );
     const text = reading.text;
-    const before: Step[] = [
-      { ...(values.length === 0 ? context.generic : context.chosen), values: [request.ctx] },
-    ];
+    const before: Step[] = [context(auth, request.ctx, values.length === 0)];
     if (typed.length > 0) {
       before.push({
         name: check.name,
@@ -205,21 +204,27 @@ function pageCut(
     : { bound, after: String((n - 1) * size), through: String(n * size) };
 }
 
+/** The context statement of a request: `generic` asks for the generic plan. */
+type ContextStatement = (auth: AuthResult, ctx: string, generic: boolean) => Step;
+
 /**
- * The context statements (route functions' settings; $1 the caller): by plan cache mode, the
- * generic plan for a text without client values (as api.execute_cached chooses), else the
- * session's own choice, which Postgres's default leaves to the planner. They store what the page
- * reads of the caller, decided as for a route function (settingsToSet): the keys of the row
- * policies of the tables it reads, with `role` and `scopes`, which the views' column masks read
- * (api.allowed); every key and the whole context when the route holds raw SQL. Each setting left
- * out saves about 15k instructions a request (docs/performance.md). The time zone is the
- * session's, set once per connection (the page is `utc`: cellQuery.ts), not per request.
+ * The context statement (route functions' settings). It stores what the page reads of the caller,
+ * decided as for a route function (settingsToSet): the keys of the row policies of the tables it
+ * reads, with `role` and `scopes`, which the views' column masks read (api.allowed); every key and
+ * the whole context when the route holds raw SQL. Each setting left out saves about 15k
+ * instructions a request (docs/performance.md). Each value is bound as text, as the gateway reads
+ * it from the caller (memberText.ts), which costs Postgres 39k instructions less than extracting
+ * them from the context's jsonb; a caller with a value whose text could differ gets the jsonb
+ * form. With them: the route functions' search_path, and for a text without client values the
+ * generic plan (as api.execute_cached chooses); otherwise the session's plan cache mode, which
+ * Postgres's default leaves to the planner. The time zone is the session's, set once per
+ * connection (the page is `utc`: cellQuery.ts), not per request.
  */
-function contextStatements(
+function contextStatement(
   schema: Pick<Schema, "globalParams">,
   page: ViewsPage,
   prepared: boolean,
-): Record<"generic" | "chosen", Pick<Step, "name" | "text">> {
+): ContextStatement {
   const allKeys = contextKeys(schema);
   const texts = [true, false].map((allVisible) =>
     page.text(page.where, page.order(false), PAGE_BOUNDS[0] as number, allVisible),
@@ -230,17 +235,30 @@ function contextStatements(
   const keys = read.whole ? allKeys : allKeys.filter((key) => masks.has(key) || read.keys.includes(key));
   // A row of no columns: the calls run (Postgres keeps a subquery's volatile outputs), and neither
   // side writes or reads their values (7k of the statement's 129k instructions).
-  const statement = (mode: Sql) => {
-    const text = sql`SELECT FROM (SELECT ${setContextCalls(sql`$1::jsonb`, keys, read.whole)},
-    pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true)${mode}) AS _api_set`.toString();
+  const statement = (settings: Sql, generic: boolean) => {
+    const text = sql`SELECT FROM (SELECT ${settings},
+    pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true)${generic ? GENERIC_PLAN : empty}) AS _api_set`.toString();
     return { name: prepared ? statementName("api_page_ctx", text) : undefined, text };
   };
-  return {
-    generic: statement(sql`,
-    pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true)`),
-    chosen: statement(empty),
+  const forms = [false, true].map((generic) => ({
+    bound: statement(setContextTexts(keys, read.whole), generic),
+    fromJsonb: statement(setContextCalls(sql`$1::jsonb`, keys, read.whole), generic),
+  }));
+  return (auth, ctx, generic) => {
+    const form = forms[generic ? 1 : 0] as (typeof forms)[number];
+    const values = read.whole ? [ctx] : [];
+    for (const key of keys) {
+      const value = callerMember(key, auth);
+      const text = key === "scopes" ? jsonText(value) : memberText(value);
+      if (text === undefined) return { ...form.fromJsonb, values: [ctx] };
+      values.push(text ?? "");
+    }
+    return { ...form.bound, values };
   };
 }
+
+const GENERIC_PLAN = sql`,
+    pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true)`;
 
 /** The ORDER BY list, as the route function chooses it (paged.ts `_api_order`). */
 function orderSql(page: ViewsPage, params: Record<string, unknown>): string | undefined {

@@ -18,9 +18,9 @@ import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import type { BoundValue } from "../../generator/routes/boundValues.ts";
 import { viewsRead } from "../../generator/routes/kinds/readViews.ts";
 import { type AuthResult, allowedFor } from "../auth/context.ts";
-import { isAnonymous } from "../auth/types.ts";
 import { type CellStatement, cellStatement } from "../cellQuery.ts";
 import { statementName } from "../namedStatements.ts";
+import { callerMember, jsonText, memberText } from "./memberText.ts";
 
 export interface ReadStatement {
   /** The statement for a request, or undefined when the route function is to answer it. */
@@ -58,29 +58,5 @@ function valueReader(bound: BoundValue): Reader {
   const { name, json } = bound;
   const text = json ? jsonText : memberText;
   if (bound.from === "param") return (params) => text(params[name]);
-  // The caller context as the function gets it (routes/ctxJson.ts): role, scopes, then globals.
-  return (_params, auth) => {
-    if (isAnonymous(auth)) return text(name === "role" ? null : name === "scopes" ? [] : undefined);
-    const { role, scopes, globals } = auth.user;
-    if (name === "role") return text(role);
-    if (name === "scopes") return text(scopes);
-    return text(Object.hasOwn(globals, name) ? globals[name] : undefined);
-  };
-}
-
-/** `->>`: a member's text; NULL when absent or null; undefined where jsonb's text may differ. */
-function memberText(value: unknown): string | null | undefined {
-  if (value === undefined || value === null) return null;
-  if (typeof value === "string") return value;
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number") {
-    const written = JSON.stringify(value);
-    return /^-?\d+(\.\d+)?$/.test(written) ? written : undefined;
-  }
-  return undefined;
-}
-
-/** `->`: a member as JSON text; NULL when absent. */
-function jsonText(value: unknown): string | null | undefined {
-  return value === undefined ? null : JSON.stringify(value);
+  return (_params, auth) => text(callerMember(name, auth));
 }

@@ -12,7 +12,7 @@
 
 import type { Schema, Table } from "../schema/types.ts";
 import { classifyValue } from "../schema/values.ts";
-import { ident, join, literal, type Sql, sql } from "../sql/sql.ts";
+import { ident, join, literal, type Sql, sql, trusted } from "../sql/sql.ts";
 
 /** The setting that holds the whole context. */
 const CONTEXT_SETTING = "api.ctx";
@@ -76,6 +76,19 @@ export function setContextCalls(
     );
   }
   return join(calls, ",\n    ");
+}
+
+/**
+ * The same settings as setContextCalls, each from a text parameter, numbered from `$1`: the whole
+ * context first when `whole`, then each key of `keys` (values as contextSettings writes them).
+ * For a writer that has the caller's values in hand (the gateway's page context statement).
+ */
+export function setContextTexts(keys: readonly string[], whole: boolean): Sql {
+  const names = [...(whole ? [CONTEXT_SETTING] : []), ...keys.map(keySetting)];
+  return join(
+    names.map((name, i) => sql`pg_catalog.set_config(${literal(name)}, ${trusted(`$${i + 1}`)}, true)`),
+    ",\n    ",
+  );
 }
 
 /**

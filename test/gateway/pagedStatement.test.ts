@@ -368,6 +368,27 @@ t.test("the context statement stores the keys the page's row policies read", asy
   t.notMatch(context, "'api.ctx.userId'", "a global nothing reads is not");
   t.notMatch(context, "'api.ctx',", "nor the whole context");
 
+  // Each setting bound as text, as the gateway reads it from the caller (memberText.ts); a value
+  // whose text jsonb could write otherwise (a number JavaScript writes with an exponent) takes the
+  // form that reads them from the context's jsonb, and the answer is the function's either way.
+  const contexts: { text: string; values: unknown[] }[] = [];
+  const recordContext = recordingRunner(gw.pool, (config) => {
+    const step = isCellStatement(config) ? config.before?.[0] : undefined;
+    if (step) contexts.push({ text: step.text, values: step.values });
+  });
+  const sorted = { query: query("sortBy=title"), params: {}, body: undefined };
+  t.same(await own(recordContext, caller, sorted), await fn(db, caller, sorted), "bound: as the function");
+  t.notMatch(contexts[0]?.text, "::jsonb", "the settings bound as text");
+  t.same(contexts[0]?.values, ["member", "[]", "1"], "role, scopes and the company, as text");
+  const huge = auth({ role: "member", scopes: [], globals: { companyId: 1e21, userId: 7 } });
+  contexts.length = 0;
+  t.same(
+    await outcome(() => own(recordContext, huge, sorted)),
+    await outcome(() => fn(db, huge, sorted)),
+    "a company JavaScript writes as 1e+21: as the function",
+  );
+  t.match(contexts[0]?.text, "$1::jsonb", "read from the context's jsonb");
+
   // The request ($1) and the caller ($2) are bound where the page's text reads them, NULL where
   // it does not (gateway/routes/unreadValues.ts): the titled route's where reads the request.
   const bound: unknown[][] = [];
