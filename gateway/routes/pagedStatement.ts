@@ -237,7 +237,7 @@ function contextStatement(
   // side writes or reads their values (7k of the statement's 129k instructions).
   const statement = (settings: Sql, generic: boolean) => {
     const text = sql`SELECT FROM (SELECT ${settings},
-    pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true)${generic ? GENERIC_PLAN : empty}) AS _api_set`.toString();
+    pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true)${generic ? GENERIC_PLAN_SETTING : empty}) AS _api_set`.toString();
     return { name: prepared ? statementName("api_page_ctx", text) : undefined, text };
   };
   const forms = [false, true].map((generic) => ({
@@ -257,7 +257,7 @@ function contextStatement(
   };
 }
 
-const GENERIC_PLAN = sql`,
+const GENERIC_PLAN_SETTING = sql`,
     pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true)`;
 
 /** The ORDER BY list, as the route function chooses it (paged.ts `_api_order`). */
