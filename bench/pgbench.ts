@@ -47,7 +47,7 @@ export function boundValues(sql: string, values: unknown[]): { sql: string; vars
 }
 
 /** Parameter type OIDs a gateway statement declares (gateway/routes/pagedStatement.ts), as SQL. */
-const TYPE_NAMES: Record<number, string> = { 3802: "jsonb", 1009: "text[]", 20: "bigint" };
+const TYPE_NAMES: Record<number, string> = { 3802: "jsonb", 1009: "text[]", 20: "bigint", 25: "text" };
 
 /**
  * Statements that go in one batch (one Sync: gateway/cellQuery.ts `before`), for pgbenchTps as a

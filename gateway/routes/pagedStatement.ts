@@ -16,8 +16,10 @@
 // 3. the page (generator/routes/kinds/pagedViews.ts), with the filter and the order spliced in.
 //
 // Only generator constants are spliced: the route's compiled text, the column map's SQL and cast
-// types, operators from a fixed table, and `$3[n]` placeholders. Every client value, a JSON key
-// included, is an element of `$3` (text[]). The text runs as api_gateway, which may read only the
+// types, operators from a fixed table, and `$n` placeholders. Every client value, a JSON key
+// included, is a parameter of its own from `$5` on (text, or text[] for an `in` list): an element
+// of one array parameter was taken out of it again on every row the filter tests (16k of the
+// example's filtered page's instructions). The text runs as api_gateway, which may read only the
 // views: their masks and the tables' row policies bind it as they bind the function. The function's
 // other checks (table rules, "every column hidden") are evaluated here first: a caller who fails
 // one gets the function, and its 403.
@@ -50,13 +52,18 @@ import { type ReadingText, readingText, requestAndCaller } from "./unreadValues.
 
 /**
  * Parameter types of the page's text: the request ($1) and the caller ($2) (NULL where the text
- * reads neither: unreadValues.ts), the filter's values ($3), and the page's rows by position,
- * after $4 through $5 (pagedViews.ts PAGE_RANGE).
+ * reads neither: unreadValues.ts), and the page's rows by position, after $3 through $4
+ * (pagedViews.ts PAGE_RANGE); then the filter's values (FilterValue), from FIRST_VALUE on.
  */
 const JSONB = 3802;
+const TEXT = 25;
 const TEXT_ARRAY = 1009;
 const BIGINT = 20;
-const PAGE_TYPES = [JSONB, JSONB, TEXT_ARRAY, BIGINT, BIGINT];
+const PAGE_TYPES = [JSONB, JSONB, BIGINT, BIGINT];
+const FIRST_VALUE = PAGE_TYPES.length + 1;
+
+/** A client value of the filter, one parameter: a text, or the texts of an `in` list (text[]). */
+type FilterValue = string | readonly string[];
 
 const COMPARISONS: Record<string, string> = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" };
 
@@ -110,7 +117,7 @@ export function compilePagedStatements(
     const cut = pageCut(params, filter);
     if (cut === undefined) return undefined;
     if (!page.checks.passes((rule) => allowedFor(rule, auth))) return undefined;
-    const values: string[] = [];
+    const values: FilterValue[] = [];
     const typed: { value: string; type: string }[] = [];
     let where = routeWhere;
     if (filter) {
@@ -140,13 +147,13 @@ export function compilePagedStatements(
       : undefined;
     const pageValues = [
       ...requestAndCaller(reading, params, request.ctx),
-      textArray(values),
       cut.after,
       cut.through,
+      ...values.map((v) => (typeof v === "string" ? v : textArray(v))),
     ];
     return cellStatement(undefined, text, pageValues, {
       before,
-      paramTypes: PAGE_TYPES,
+      paramTypes: [...PAGE_TYPES, ...values.map((v) => (typeof v === "string" ? TEXT : TEXT_ARRAY))],
       utc: true,
       ...(named ? { named } : {}),
     });
@@ -277,16 +284,19 @@ function orderSql(page: ViewsPage, params: Record<string, unknown>): string | un
 }
 
 /**
- * The filter as api.filter_sql writes it (generator/routes/helpers.ts): the same text for the same
- * filter, each value appended to `values`, each value of a column that is not text also to
- * `typed`. Undefined for what the function would refuse (it answers with its own message).
+ * The filter as api.filter_sql writes it (generator/routes/helpers.ts), but for its values: the
+ * same text for the same filter shape, each value a parameter appended to `values` (an `in` list
+ * one text[] parameter), each value of a column that is not text also to `typed`. Undefined for
+ * what the function would refuse (it answers with its own message).
  */
 function filterSql(
   node: FilterExpr,
   columns: ReadonlyMap<string, Entry>,
-  values: string[],
+  values: FilterValue[],
   typed: { value: string; type: string }[],
 ): string | undefined {
+  /** `value` as the next parameter. */
+  const bind = (value: FilterValue) => `$${FIRST_VALUE + values.push(value) - 1}`;
   if ("and" in node || "or" in node) {
     const [items, glue] = "and" in node ? [node.and, " AND "] : [node.or, " OR "];
     const parts: string[] = [];
@@ -315,36 +325,29 @@ function filterSql(
     const dot2 = dot1 < 0 ? -1 : column.indexOf(".", dot1 + 1);
     entry = dot2 < 0 ? undefined : columns.get(column.slice(0, dot2));
     if (!entry?.filter || !entry.json) return undefined;
-    values.push(column.slice(dot2 + 1));
-    expr = `(${entry.sql} ->> $3[${values.length}])`;
+    expr = `(${entry.sql} ->> ${bind(column.slice(dot2 + 1))})`;
     type = "text";
   }
-  const cast = (value: string) => {
+  // A value of a column that is not text is checked first: it must cast (the batch's check step).
+  const checked = (value: string) => {
     if (type !== "text") typed.push({ value, type });
-    values.push(value);
+    return value;
   };
   if (op === "null" || op === "notnull") return `(${expr}${op === "null" ? " IS NULL)" : " IS NOT NULL)"}`;
   if (op === "in") {
     if (!Array.isArray(value) || value.length === 0) return undefined;
-    const first = values.length + 1;
-    for (const v of value) cast(v);
-    const slice = `$3[${first}:${values.length}]`;
-    return type === "text" ? `(${expr} = ANY(${slice}))` : `(${expr} = ANY(CAST(${slice} AS ${type}[])))`;
+    const list = bind(value.map(checked));
+    return type === "text" ? `(${expr} = ANY(${list}))` : `(${expr} = ANY(CAST(${list} AS ${type}[])))`;
   }
   if (typeof value !== "string") return undefined;
   if (op === "has" || op === "sw" || op === "ew") {
-    values.push(value);
-    const n = values.length;
     const text = type === "text" ? "" : "::text";
-    return `(${expr}${text} ILIKE ${op === "sw" ? "" : "'%' || "}api.like_literal($3[${n}])${op === "ew" ? "" : " || '%'"})`;
+    return `(${expr}${text} ILIKE ${op === "sw" ? "" : "'%' || "}api.like_literal(${bind(value)})${op === "ew" ? "" : " || '%'"})`;
   }
   const operator = COMPARISONS[op];
   if (operator === undefined) return undefined;
-  cast(value);
-  const n = values.length;
-  return type === "text"
-    ? `(${expr} ${operator} $3[${n}])`
-    : `(${expr} ${operator} CAST($3[${n}] AS ${type}))`;
+  const one = bind(checked(value));
+  return type === "text" ? `(${expr} ${operator} ${one})` : `(${expr} ${operator} CAST(${one} AS ${type}))`;
 }
 
 /** A Postgres array literal of texts: each element double-quoted, `"` and `\` escaped. */

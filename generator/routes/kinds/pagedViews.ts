@@ -35,12 +35,12 @@ import { readsNoSetting } from "./readViews.ts";
 export const PAGE_BOUNDS: readonly number[] = KEY_BOUNDS;
 
 /**
- * The page's rows by position: after `$4`, through `$5` (bigint parameters the gateway computes
- * from the request). The function reads them from its `$1` instead, an extraction from the
- * request's JSON on every row the cut compares: about 60k instructions a page of the example's
- * filtered projects.
+ * The page's rows by position: after `$3`, through `$4` (bigint parameters the gateway computes
+ * from the request; the filter's values follow them). The function reads them from its `$1`
+ * instead, an extraction from the request's JSON on every row the cut compares: about 60k
+ * instructions a page of the example's filtered projects.
  */
-const PAGE_RANGE = { after: sql`$4`, through: sql`$5` };
+const PAGE_RANGE = { after: sql`$3`, through: sql`$4` };
 
 export interface ViewsPage {
   /**
