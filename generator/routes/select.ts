@@ -82,6 +82,11 @@ export interface CompiledQuery {
    * which keeps an index-only scan from counting (the example's projects: 42 buffers against 4).
    */
   countFrom: Sql;
+  /**
+   * The joins countFrom leaves out, by alias: under a where that names none of them (a filter on
+   * the base table's columns), countFrom counts the same rows as filteredCountFrom.
+   */
+  countNeutral: readonly string[];
   plainCountFrom: Sql;
   /**
    * `from` for a count under a where that may read any join (a filter, a cursor's condition):
@@ -251,6 +256,7 @@ export function compileQuery(
     from: join([...from, joinClauses], ""),
     plainFrom: join([...plainFrom, ...joinPieces.map((p) => p.plain)], ""),
     countFrom: join([...from, ...counted.map((p) => p.masked)], ""),
+    countNeutral: [...neutral],
     filteredCountFrom: join([...from, ...joinPieces.map((p) => p.counted)], ""),
     plainCountFrom: join([...plainFrom, ...counted.map((p) => p.plain)], ""),
     joinClauses,

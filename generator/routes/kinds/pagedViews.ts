@@ -76,18 +76,20 @@ export function viewsPage(model: Model, modelRoute: ModelRoute): ViewsPage {
     compileQuery(querySpec(route), model, checks, "", undefined, form, "views");
   const q = compile("all");
   const some = q.columnRules.length > 0 ? compile("some") : q;
-  // The pieces by object form and the joins made after the cut: a join the where or the order
-  // names stays before it (the page's rows depend on it), the others that decide no row are
-  // probed for the page's rows only (select.ts `deferrable`). A few sets per route at most.
+  // The pieces by object form, the joins made after the cut and the total's joins: a join the
+  // where or the order names stays before the cut (the page's rows depend on it), the others that
+  // decide no row are probed for the page's rows only (select.ts `deferrable`); the total leaves
+  // out those that decide no row unless the where names one. A few sets per route at most.
   const built = new Map<string, Pieces>();
   const pieces = (query: CompiledQuery, where: string, order: string) => {
     const deferred = query.deferrable
       .map((j) => j.alias)
       .filter((alias) => !mayName(where, alias) && !mayName(order, alias));
-    const key = `${query === q ? "all" : "some"}\0${deferred.join("\0")}`;
+    const countWithoutNeutral = !query.countNeutral.some((alias) => mayName(where, alias));
+    const key = `${query === q ? "all" : "some"}\0${countWithoutNeutral}\0${deferred.join("\0")}`;
     let found = built.get(key);
     if (found === undefined) {
-      found = boundedPieces(query, "", PAGE_RANGE, new Set(deferred)) as Pieces;
+      found = boundedPieces(query, "", PAGE_RANGE, new Set(deferred), countWithoutNeutral) as Pieces;
       built.set(key, found);
     }
     return found;
