@@ -160,13 +160,15 @@ ${tables}
   JSON about ten times where the gateway's one Bind parses each once (a few percent of the batch,
   against the gateway; the hand-written statements' repeated values are numbers).
 - Writes (POST, PATCH, DELETE) change rows: PATCH is spread over many rows, DELETE removes a
-  fresh row per request (a fixed number of requests per round instead of a duration). They run
-  after every read case, the custom route included, so no read sees the rows POST added.
+  fresh row per request (a fixed number of requests per round instead of a duration: 10,000, made
+  just before the case, so no other case reads them). They run after every read case, the custom
+  route included, so no read sees the rows POST added.
 - req/s: the requests of a round over the time from its start to its last answer. (Until
   2026-11-28 it was the time until autocannon settled the round, on its next whole-second tick:
   a DELETE round, 1,000 requests then, finished in about 0.2 s and took a second by that clock, so
   both servers measured 994 req/s and DELETE a ratio of 1.00. Measured to the last answer, with
-  3,000 a round: 0.82.)
+  3,000 a round: 0.82; 0.70-0.92 over the next full runs, rounds of about half a second, hence
+  10,000 since 2026-11-29.)
 - \`BENCH_ONLY=<text>\` runs the cases whose app or name contains it (several texts: \`a|b\`); \`BENCH_SECONDS\`,
   \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_POOL_SIZE\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\`,
   \`BENCH_RATE\` tune it.
