@@ -15,7 +15,7 @@
 import Fastify, { type FastifyReply } from "fastify";
 import pg from "pg";
 import { CellQuery, cellStatement, type Step } from "../gateway/cellQuery.ts";
-import { keySetting } from "../generator/api/context.ts";
+import { setContextTexts } from "../generator/api/context.ts";
 import { API_OWNER } from "../generator/api/names.ts";
 import { EXAMPLE, planCacheMode, RESTURA } from "./sql.ts";
 
@@ -24,7 +24,7 @@ const JSON_OID = 114;
 const UNDER_RLS = process.env.BENCH_BASELINE === "rls";
 /** What the example's row policies read of the caller (its schema: `#companyId`, and the role). */
 const POLICY_KEYS = ["companyId", "role"];
-const CONTEXT_TEXT = `SELECT FROM (SELECT ${POLICY_KEYS.map((key, i) => `pg_catalog.set_config('${keySetting(key)}', $${i + 1}, true)`).join(", ")}) AS _ctx`;
+const CONTEXT_TEXT = `SELECT FROM (SELECT ${setContextTexts(POLICY_KEYS, false)}) AS _ctx`;
 
 /** BENCH_BASELINE=rls: the statement that sets the caller's keys, ahead of the request's own. */
 function contextStep(authorization: string | undefined): Step {

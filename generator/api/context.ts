@@ -18,7 +18,7 @@ import { ident, join, literal, type Sql, sql, trusted } from "../sql/sql.ts";
 const CONTEXT_SETTING = "api.ctx";
 
 /** The setting that holds one key of it. */
-export const keySetting = (key: string): string => `${CONTEXT_SETTING}.${key}`;
+const keySetting = (key: string): string => `${CONTEXT_SETTING}.${key}`;
 
 /** Claims that are never globals (gateway/auth/claims.ts reads `scope` into `scopes`). */
 const NOT_GLOBALS = new Set(["role", "scopes", "scope"]);

@@ -108,11 +108,10 @@ export interface CompiledQuery {
    * no row and that neither the where, another join nor a counted raw selector reads
    * (countNeutralJoins), in order, each as the lateral probe that makes it:
    * `<type> JOIN LATERAL (SELECT alias.<columns> FROM <source> WHERE <ON> OFFSET 0) AS alias ON
-   * true`, `columns` those the page reads (all when none is given: `alias.*`, which also reads
-   * every masked column's rule). Joined after the cut, they are probed for the page's rows only,
-   * not for every row the cut numbers.
+   * true`, `columns` those the object reads of it (all where it reads none). Joined after the
+   * cut, they are probed for the page's rows only, not for every row the cut numbers.
    */
-  deferrable: { alias: string; on: Sql; probe(columns: readonly Sql[]): Sql }[];
+  deferrable: { alias: string; on: Sql; probe: Sql }[];
   /** `from` without the joins of `aliases` (made after the cut instead). */
   fromWithout(aliases: ReadonlySet<string>): Sql;
   /** The joins of `from` (after its base table), as they follow it there (write.ts reuses them). */
@@ -194,9 +193,6 @@ export function compileQuery(
     "",
   );
   const where = whereSql(spec.where, scope);
-  // `columns`: the joined table's columns that anything above reads, by name; none given, all.
-  const probe = (p: (typeof joinPieces)[number], columns: readonly Sql[] = []) =>
-    sql`${nl(indent)}${JOIN_SQL[p.type]} LATERAL (SELECT ${columns.length > 0 ? join(columns.map((c) => sql`${ident(p.alias)}.${c}`)) : sql`${ident(p.alias)}.*`} FROM ${p.source} WHERE ${p.on} OFFSET 0) AS ${ident(p.alias)} ON true`;
   const properties = spec.properties.map((p) => property(p, scope, model, checks, `${indent}    `, form));
   const neutral = countNeutralJoins(spec, scope, countedRaws(properties), implied);
   const counted = joinPieces.filter((p) => !neutral.has(p.alias));
@@ -213,21 +209,23 @@ export function compileQuery(
     checks.requireAnyColumn(members.map((m) => m.access as Access));
   }
   const object = objectSql(members, `${indent}  `, form);
-  // Each probe reads the columns the object reads of its table: nothing else reads a probed join
-  // (probeable), and `alias.*` would evaluate every masked column's rule for each row (17k of the
-  // example's first project page's 1,909k instructions).
+  // A probe selects the columns the object reads of its table: nothing else reads a probed join
+  // (probeable; a deferred one decides no row and nothing else names it), and `alias.*` would
+  // evaluate every masked column's rule for each row (17k of the example's first project page's
+  // 1,909k instructions). All of them where the object reads none.
   const reads = columnsRead(
     object.toString(),
     scope.sources.map((source) => source.name),
   );
-  const probedColumns = (p: (typeof joinPieces)[number]) =>
-    model
+  const probe = (p: (typeof joinPieces)[number]) => {
+    const columns = model
       .table(p.table)
       .readable.filter((c) => reads(p.alias, c.name))
-      .map((c) => ident(c.name));
-  const probed = probeable(spec, scope)
-    ? join([from[0] as Sql, ...joinPieces.map((p) => probe(p, probedColumns(p)))], "")
-    : undefined;
+      .map((c) => sql`${ident(p.alias)}.${ident(c.name)}`);
+    const select = columns.length > 0 ? join(columns) : sql`${ident(p.alias)}.*`;
+    return sql`${nl(indent)}${JOIN_SQL[p.type]} LATERAL (SELECT ${select} FROM ${p.source} WHERE ${p.on} OFFSET 0) AS ${ident(p.alias)} ON true`;
+  };
+  const probed = probeable(spec, scope) ? join([from[0] as Sql, ...joinPieces.map(probe)], "") : undefined;
   const groupBy = spec.groupBy ? ident(spec.groupBy.tableName, spec.groupBy.columnName) : undefined;
   const order: OrderKey[] = spec.orderBy
     ? [
@@ -262,7 +260,7 @@ export function compileQuery(
     joinClauses,
     deferrable: joinPieces
       .filter((p) => p.type === "LEFT" && neutral.has(p.alias))
-      .map((p) => ({ alias: p.alias, on: p.on, probe: (columns: readonly Sql[]) => probe(p, columns) })),
+      .map((p) => ({ alias: p.alias, on: p.on, probe: probe(p) })),
     fromWithout: (aliases) =>
       join([...from, ...joinPieces.filter((p) => !aliases.has(p.alias)).map((p) => p.masked)], ""),
     joins: joinPieces.map(({ source, on }) => ({ source, on })),

@@ -146,10 +146,7 @@ function rawRows(
           (s) =>
             sql`${nl(inner)}CROSS JOIN LATERAL (SELECT ${join(s.columns.map((c) => sql`_api_p.${c.alias} AS ${c.name}`))}) AS ${s.name}`,
         ),
-        // Each probed for the columns the object reads (its masked others' rules not evaluated).
-        ...deferred.map((j) =>
-          j.probe(sources.find((s) => s.source === j.alias)?.columns.map((c) => c.name) ?? []),
-        ),
+        ...deferred.map((j) => j.probe),
       ],
       "",
     ),
