@@ -3,7 +3,9 @@
 // statement goes through the extended protocol as the gateway and the hand-written server send
 // it: parsed once as a named statement, then bound with text values and executed. One backend
 // runs it `base` times, another `base + calls` times; the difference over `calls` is one call,
-// with the connection's start-up, the first calls' planning and cold caches left out.
+// with the connection's start-up, the first calls' planning and cold caches left out. With
+// `keepDir`, both backends' callgrind files are kept there for bench/callgrindDiff.ts, which shows
+// per function where a call's instructions go.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -22,9 +24,15 @@ export interface Statement {
   cell?: CellStatement;
 }
 
+/** Where a counted statement's callgrind files are kept: `<dir>/<name>.base` and `<dir>/<name>.more`. */
+export interface Kept {
+  dir: string;
+  name: string;
+}
+
 export interface CountingServer {
   /** Instructions one call of `statement` costs a backend on `database`, after `setup` ran there. */
-  perCall(database: string, setup: string[], statement: Statement): Promise<number>;
+  perCall(database: string, setup: string[], statement: Statement, keep?: Kept): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -93,8 +101,17 @@ export async function countingServer(options: CountingOptions): Promise<Counting
     throw new Error(`the postmaster under callgrind did not accept connections: ${log}`);
   };
 
-  /** The instructions of one backend that runs `setup`, then `statement` `times` times. */
-  const backend = async (database: string, setup: string[], statement: Statement, times: number) => {
+  /**
+   * The instructions of one backend that runs `setup`, then `statement` `times` times; its
+   * callgrind file copied to `keepAs` when given.
+   */
+  const backend = async (
+    database: string,
+    setup: string[],
+    statement: Statement,
+    times: number,
+    keepAs?: string,
+  ) => {
     const client = await connect(database);
     const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
     for (const line of setup) await client.query(line);
@@ -116,16 +133,20 @@ export async function countingServer(options: CountingOptions): Promise<Counting
       }
     }
     await client.end();
-    return readCount(path.join(countDir, `backend.${rows[0]?.pid}`));
+    const file = path.join(countDir, `backend.${rows[0]?.pid}`);
+    const count = await readCount(file);
+    if (keepAs) fs.copyFileSync(file, keepAs);
+    return count;
   };
 
   const server: CountingServer = {
-    async perCall(database, setup, statement) {
+    async perCall(database, setup, statement, keep) {
       // Uncounted: the first backend to run a statement leaves the catalog rows it reads in a
       // state the next ones find cheaper.
       await backend(database, setup, statement, options.base);
-      const base = await backend(database, setup, statement, options.base);
-      const more = await backend(database, setup, statement, options.base + options.calls);
+      const kept = (suffix: string) => (keep ? path.join(keep.dir, `${keep.name}.${suffix}`) : undefined);
+      const base = await backend(database, setup, statement, options.base, kept("base"));
+      const more = await backend(database, setup, statement, options.base + options.calls, kept("more"));
       return (more - base) / options.calls;
     },
     async stop() {

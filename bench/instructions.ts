@@ -14,7 +14,9 @@
 // misses, ten backends sharing two cores) but moves by up to 0.2 between runs on a shared VM;
 // these counts repeat to within 0.1 %, so a change to what the generator emits can be weighed in
 // one run. Needs valgrind; skipped with a message without it. Prints a markdown section;
-// BENCH_WRITE_DOCS=1 also writes docs/benchmarks-instructions.md.
+// BENCH_WRITE_DOCS=1 also writes docs/benchmarks-instructions.md. BENCH_CALLGRIND_DIR=<dir> keeps
+// each counted statement's two callgrind files there (`<case>.<statement>.base` and `.more`), for
+// bench/callgrindDiff.ts to show per function where a call's instructions go.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -39,7 +41,7 @@ import { routeFunctionName } from "../generator/routes/index.ts";
 import type { Schema } from "../generator/schema/types.ts";
 import { ident, literal, sql } from "../generator/sql/sql.ts";
 import { APPS, type AppName, type Case, cases, functionParams, ownStatement, REPO } from "./cases.ts";
-import { type CountingServer, countingServer, type Statement } from "./countingServer.ts";
+import { type CountingServer, countingServer, type Kept, type Statement } from "./countingServer.ts";
 import { boundText } from "./pgbench.ts";
 import { planCacheMode } from "./sql.ts";
 
@@ -52,6 +54,8 @@ import { planCacheMode } from "./sql.ts";
 const CALLS = Number(process.env.BENCH_INSTRUCTION_CALLS ?? 10);
 const BASE = 8;
 const ONLY = process.env.BENCH_ONLY ?? "";
+const KEEP_DIR = process.env.BENCH_CALLGRIND_DIR;
+if (KEEP_DIR) fs.mkdirSync(KEEP_DIR, { recursive: true });
 /** Where the fixed-cost steps live, in the Restura fixture's database. */
 const LADDER = "bench_ladder";
 
@@ -233,20 +237,29 @@ async function countCase(
   if (!fn) throw new Error(`${c.name}: no route function for ${ceiling.route}`);
   const database = `bench_${c.app}`;
   const caller = JSON.stringify(APPS[c.app].caller);
+  const keep = (statement: string): Kept | undefined =>
+    KEEP_DIR
+      ? { dir: KEEP_DIR, name: `${c.app}-${c.name.replace(/\W+/g, "_").slice(0, 60)}.${statement}` }
+      : undefined;
   // What the gateway sends: the route function's call, or its own statement (a read) or page batch
   // (context statement and page, one implicit transaction).
   const own = ownStatement(model, ceiling, { ...APPS[c.app].caller });
-  const route = await counting.perCall(database, [AS_GATEWAY], {
-    text: `SELECT ${ident("api", fn)}($1::jsonb, $2::jsonb)`,
-    values: [functionParams(model, ceiling), caller],
-    ...(own ? { cell: own } : {}),
-  });
+  const route = await counting.perCall(
+    database,
+    [AS_GATEWAY],
+    {
+      text: `SELECT ${ident("api", fn)}($1::jsonb, $2::jsonb)`,
+      values: [functionParams(model, ceiling), caller],
+      ...(own ? { cell: own } : {}),
+    },
+    keep("gateway"),
+  );
   const handStatement = {
     text: ceiling.sql,
     values: ceiling.values.map((v) => (v == null ? null : boundText(v))),
   };
   const mode = `SET plan_cache_mode = ${planCacheMode(ceiling.sql)}`;
-  const hand = await counting.perCall(database, [mode], handStatement);
+  const hand = await counting.perCall(database, [mode], handStatement, keep("hand"));
   // The same statement as the role the route functions read as, with the caller's context in the
   // settings for the whole session: what the app's own row policies add to it.
   const context = setContextCalls(sql`${literal(caller)}::jsonb`, contextKeys(schema), true, sql`false`);
@@ -254,6 +267,7 @@ async function countCase(
     database,
     [mode, "SET ROLE api_owner", `SELECT ${context.toString()}`],
     handStatement,
+    keep("hand-rls"),
   );
   return { app: c.app, name: c.name, route, hand, handUnderRls };
 }
@@ -326,6 +340,9 @@ ${ladderTable(steps)}
   [benchmarks](benchmarks.md) is lower where a request runs more distinct statements: read the
   ratios here as upper bounds. What they give is a figure that repeats on a busy machine, to weigh
   a change to the generated SQL in one run.
+- Where a call's instructions go: \`BENCH_CALLGRIND_DIR=<dir>\` keeps each counted statement's two
+  callgrind files, and \`node --import tsx bench/callgrindDiff.ts <dir>/<case>.gateway <dir>/<case>.hand\`
+  prints both statements' instructions a call by Postgres function, largest difference first.
 `;
 }
 
