@@ -156,76 +156,19 @@ export function compileQuery(
   checks.useTable(base.table);
   const from: Sql[] = [sourceSql(model.table(spec.table), spec.table, scope.through)];
   const plainFrom: Sql[] = [plainSourceSql(spec.table, spec.table, scope.through)];
-  const joinPieces: {
-    alias: string;
-    table: string;
-    type: JoinType;
-    source: Sql;
-    on: Sql;
-    masked: Sql;
-    counted: Sql;
-    plain: Sql;
-  }[] = [];
-  // The INNER joins that decide no row (impliedJoin.ts): LEFT where rows are only counted or
-  // chosen, so Postgres leaves them out wherever nothing reads the joined table (a page's keys,
-  // its count).
-  const implied = new Set<string>();
-  for (const j of spec.joins) {
+  // The joins' sources come last (below): each lists only the columns the query names.
+  const joined = spec.joins.map((j) => {
     const source = scope.add(j.alias, j.table);
     checks.useTable(source.table);
-    const on = joinOn(j, scope);
-    const masked = sourceSql(model.table(j.table), j.alias, scope.through);
-    if (joinImpliedByPolicies(j, scope)) implied.add(j.alias);
-    const countedJoin = JOIN_SQL[implied.has(j.alias) ? "LEFT" : j.type];
-    joinPieces.push({
-      alias: j.alias,
-      table: j.table,
-      type: j.type,
-      source: masked,
-      on,
-      masked: sql`${nl(indent)}${JOIN_SQL[j.type]} ${masked} ON ${on}`,
-      counted: sql`${nl(indent)}${countedJoin} ${masked} ON ${on}`,
-      plain: sql`${nl(indent)}${countedJoin} ${plainSourceSql(j.table, j.alias, scope.through)} ON ${on}`,
-    });
-  }
-  const joinClauses = join(
-    joinPieces.map((p) => p.masked),
-    "",
-  );
+    return { join: j, on: joinOn(j, scope) };
+  });
   const where = whereSql(spec.where, scope);
   const properties = spec.properties.map((p) => property(p, scope, model, checks, `${indent}    `, form));
-  const neutral = countNeutralJoins(spec, scope, countedRaws(properties), implied);
-  const counted = joinPieces.filter((p) => !neutral.has(p.alias));
   const members: Member[] = properties.map((p) => {
     const access = p.kind === "column" ? columnAccess(p.column) : undefined;
     return access ? { name: p.name, value: p.expr, access } : { name: p.name, value: p.expr };
   });
-  const rawSqlUsed =
-    spec.joins.some((j) => j.custom !== undefined) ||
-    spec.where.some((c) => c.custom !== undefined) ||
-    properties.some((p) => p.kind === "raw");
-  if (rawSqlUsed) checks.useRawSql();
-  if (members.length > 0 && members.every((m) => m.access)) {
-    checks.requireAnyColumn(members.map((m) => m.access as Access));
-  }
   const object = objectSql(members, `${indent}  `, form);
-  // A probe selects the columns the object reads of its table: nothing else reads a probed join
-  // (probeable; a deferred one decides no row and nothing else names it), and `alias.*` would
-  // evaluate every masked column's rule for each row (17k of the example's first project page's
-  // 1,909k instructions). All of them where the object reads none.
-  const reads = columnsRead(
-    object.toString(),
-    scope.sources.map((source) => source.name),
-  );
-  const probe = (p: (typeof joinPieces)[number]) => {
-    const columns = model
-      .table(p.table)
-      .readable.filter((c) => reads(p.alias, c.name))
-      .map((c) => sql`${ident(p.alias)}.${ident(c.name)}`);
-    const select = columns.length > 0 ? join(columns) : sql`${ident(p.alias)}.*`;
-    return sql`${nl(indent)}${JOIN_SQL[p.type]} LATERAL (SELECT ${select} FROM ${p.source} WHERE ${p.on} OFFSET 0) AS ${ident(p.alias)} ON true`;
-  };
-  const probed = probeable(spec, scope) ? join([from[0] as Sql, ...joinPieces.map(probe)], "") : undefined;
   const groupBy = spec.groupBy ? ident(spec.groupBy.tableName, spec.groupBy.columnName) : undefined;
   const order: OrderKey[] = spec.orderBy
     ? [
@@ -243,6 +186,73 @@ export function compileQuery(
           .filter((j) => !joinsOneRow(j, scope.model.table(j.table).table))
           .flatMap((j) => primaryKeyColumns(scope.model.table(j.table).table).map((c) => ident(j.alias, c))),
       ];
+  // What the query names of each joined table: everything that can name a join's columns is here
+  // (the object with its subqueries and raw SQL, which is also all a PAGED route may filter and
+  // sort by; the where; the ON conditions; the order and tiebreak). A masking source lists only
+  // those columns: each one it lists costs every execution a column privilege check where
+  // api_owner's grants are per column (a table with private columns), and its place in the plan.
+  // Through the views every source is a view, which masks its columns itself (sourceSql).
+  const names =
+    scope.through === "tables"
+      ? columnsRead(
+          [object, where ?? "", ...joined.map((j) => j.on), ...order.map((o) => o.expr), ...tiebreak].join(
+            " ",
+          ),
+          scope.sources.map((source) => source.name),
+        )
+      : () => true;
+  // The INNER joins that decide no row (impliedJoin.ts): LEFT where rows are only counted or
+  // chosen, so Postgres leaves them out wherever nothing reads the joined table (a page's keys,
+  // its count).
+  const implied = new Set<string>();
+  const joinPieces = joined.map(({ join: j, on }) => {
+    const table = model.table(j.table);
+    const named = table.readable.filter((c) => names(j.alias, c.name));
+    const masked = sourceSql(table, j.alias, scope.through, named.length > 0 ? named : undefined);
+    if (joinImpliedByPolicies(j, scope)) implied.add(j.alias);
+    const countedJoin = JOIN_SQL[implied.has(j.alias) ? "LEFT" : j.type];
+    return {
+      alias: j.alias,
+      table: j.table,
+      type: j.type,
+      source: masked,
+      on,
+      masked: sql`${nl(indent)}${JOIN_SQL[j.type]} ${masked} ON ${on}`,
+      counted: sql`${nl(indent)}${countedJoin} ${masked} ON ${on}`,
+      plain: sql`${nl(indent)}${countedJoin} ${plainSourceSql(j.table, j.alias, scope.through)} ON ${on}`,
+    };
+  });
+  const joinClauses = join(
+    joinPieces.map((p) => p.masked),
+    "",
+  );
+  const neutral = countNeutralJoins(spec, scope, countedRaws(properties), implied);
+  const counted = joinPieces.filter((p) => !neutral.has(p.alias));
+  const rawSqlUsed =
+    spec.joins.some((j) => j.custom !== undefined) ||
+    spec.where.some((c) => c.custom !== undefined) ||
+    properties.some((p) => p.kind === "raw");
+  if (rawSqlUsed) checks.useRawSql();
+  if (members.length > 0 && members.every((m) => m.access)) {
+    checks.requireAnyColumn(members.map((m) => m.access as Access));
+  }
+  // A probe selects the columns the object reads of its table: nothing else reads a probed join
+  // (probeable; a deferred one decides no row and nothing else names it), and `alias.*` would
+  // evaluate every masked column's rule for each row (17k of the example's first project page's
+  // 1,909k instructions). All of them where the object reads none.
+  const reads = columnsRead(
+    object.toString(),
+    scope.sources.map((source) => source.name),
+  );
+  const probe = (p: (typeof joinPieces)[number]) => {
+    const columns = model
+      .table(p.table)
+      .readable.filter((c) => reads(p.alias, c.name))
+      .map((c) => sql`${ident(p.alias)}.${ident(c.name)}`);
+    const select = columns.length > 0 ? join(columns) : sql`${ident(p.alias)}.*`;
+    return sql`${nl(indent)}${JOIN_SQL[p.type]} LATERAL (SELECT ${select} FROM ${p.source} WHERE ${p.on} OFFSET 0) AS ${ident(p.alias)} ON true`;
+  };
+  const probed = probeable(spec, scope) ? join([from[0] as Sql, ...joinPieces.map(probe)], "") : undefined;
   return {
     scope,
     properties,

@@ -1,6 +1,7 @@
 // How a route function's query reads one table: `public."<table>" AS "<alias>"`, or, when the
 // table has columns that not every caller may see (column roles/scopes) or that no one may read
-// (private columns), an inline derived table with the same columns as the table's API view:
+// (private columns), an inline derived table with the columns of the table's API view (a joined
+// table's: only those the query names, select.ts):
 //
 //   (SELECT "id", CASE WHEN (SELECT <rule on ctx>) THEN "budget" END AS "budget", ...
 //    FROM "public"."project") AS "project"
@@ -37,11 +38,19 @@ function maskedColumn(column: ModelColumn): Sql {
   return sql`CASE WHEN ${allowedOnce(column.access)} THEN ${name} END AS ${name}`;
 }
 
-/** The FROM item for `table` under `alias`: its readable columns, each behind its column rule. */
-export function sourceSql(table: ModelTable, alias: string, through: Through): Sql {
+/**
+ * The FROM item for `table` under `alias`: its readable columns, each behind its column rule; only
+ * `columns` of them when given (those the query names, select.ts), all otherwise.
+ */
+export function sourceSql(
+  table: ModelTable,
+  alias: string,
+  through: Through,
+  columns: readonly ModelColumn[] = table.readable,
+): Sql {
   if (through === "views" || !needsMask(table)) return plainSourceSql(table.name, alias, through);
-  const columns = join(table.readable.map(maskedColumn));
-  return sql`(SELECT ${columns} FROM ${tableRef(table.name)}) AS ${ident(alias)}`;
+  const listed = join(columns.map(maskedColumn));
+  return sql`(SELECT ${listed} FROM ${tableRef(table.name)}) AS ${ident(alias)}`;
 }
 
 /** The FROM item for `table` without masks, for choosing rows (select.ts plainFrom): a view still masks. */

@@ -54,7 +54,7 @@ BEGIN
             )) FROM (
           SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
           FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-          LEFT JOIN LATERAL (SELECT "c"."name" FROM (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
+          LEFT JOIN LATERAL (SELECT "c"."name" FROM (SELECT "id", "name" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
           WHERE "user"."companyId" = ($2->>'companyId')::bigint
           ORDER BY "user"."email" ASC, "user"."id" ASC
           LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
@@ -84,7 +84,7 @@ BEGIN
           ]::json[])) FROM (
         SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-        LEFT JOIN LATERAL (SELECT "c"."name" FROM (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
+        LEFT JOIN LATERAL (SELECT "c"."name" FROM (SELECT "id", "name" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
         WHERE "user"."companyId" = ($2->>'companyId')::bigint
         ORDER BY "user"."email" ASC, "user"."id" ASC
         LIMIT COALESCE(($1->>'perPage')::bigint, 10) OFFSET (COALESCE(($1->>'page')::bigint, 1) - 1) * COALESCE(($1->>'perPage')::bigint, 10)
@@ -209,7 +209,7 @@ BEGIN
     IF _api_count = 'estimated' THEN
       _api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || 'SELECT 1, (split_part("user"."email", ''@'', 2))
       FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-        LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
       WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c',
         $1, $2, _api_values, NULL, NULL, NULL, false)::text::bigint;
       IF _api_total > 1000 THEN
@@ -225,7 +225,7 @@ BEGIN
     IF _api_count = 'planned' THEN
       _api_plan := api.execute_cached('SELECT 1, (split_part("user"."email", ''@'', 2))
       FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-        LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
       WHERE ' || _api_cwhere || '',
         $1, $2, _api_values, NULL, NULL, NULL, true);
       _api_total := round((_api_plan->0->'Plan'->>'Plan Rows')::numeric);
@@ -259,7 +259,7 @@ BEGIN
       || CASE WHEN _api_total IS NULL THEN '(SELECT count(*) FROM (
           SELECT 1, (split_part("user"."email", ''@'', 2))
           FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-        LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE ' || _api_cwhere || '
         ) AS _api_c)' ELSE '$5' END
       || _api_extra || ')
@@ -267,7 +267,7 @@ BEGIN
           SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1, '
       || _api_keys || ' AS _api_k
           FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-        LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE '
       || _api_where || '
           ORDER BY '
@@ -305,7 +305,7 @@ BEGIN
           END) FROM (
         SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-        LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
         WHERE '
     || _api_where || '
         ORDER BY '
@@ -317,7 +317,7 @@ BEGIN
       ''total'', (SELECT count(*) FROM (
         SELECT 1, (split_part("user"."email", ''@'', 2))
         FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
-        LEFT JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->''scopes'') @> ''["billing:read"]''::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
+        LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
         WHERE '
     || _api_where || '
       ) AS _api_c))';
