@@ -10,7 +10,7 @@
 // aliased with the schema's names: the base table by its name, joins by their alias, so every
 // reference the loader normalised (`"alias"."column"`) works as written.
 
-import type { Model } from "../model/index.ts";
+import type { Model, ModelTable } from "../model/index.ts";
 import { simpleSelector } from "../schema/queries.ts";
 import type {
   Column,
@@ -154,7 +154,6 @@ export function compileQuery(
   const scope = new QueryScope(model, parent, through, values);
   const base = scope.add(spec.table, spec.table);
   checks.useTable(base.table);
-  const from: Sql[] = [sourceSql(model.table(spec.table), spec.table, scope.through)];
   const plainFrom: Sql[] = [plainSourceSql(spec.table, spec.table, scope.through)];
   // The joins' sources come last (below): each lists only the columns the query names.
   const joined = spec.joins.map((j) => {
@@ -186,11 +185,11 @@ export function compileQuery(
           .filter((j) => !joinsOneRow(j, scope.model.table(j.table).table))
           .flatMap((j) => primaryKeyColumns(scope.model.table(j.table).table).map((c) => ident(j.alias, c))),
       ];
-  // What the query names of each joined table: everything that can name a join's columns is here
-  // (the object with its subqueries and raw SQL, which is also all a PAGED route may filter and
-  // sort by; the where; the ON conditions; the order and tiebreak). A masking source lists only
-  // those columns: each one it lists costs every execution a column privilege check where
-  // api_owner's grants are per column (a table with private columns), and its place in the plan.
+  // What the query names of each table: everything that can name a source's columns is here (the
+  // object with its subqueries and raw SQL, which is also all a PAGED route may filter and sort
+  // by; the where; the ON conditions; the order and tiebreak). A masking source lists only those
+  // columns: each one it lists costs every execution a column privilege check where api_owner's
+  // grants are per column (a table with private columns), and its place in the query tree.
   // Through the views every source is a view, which masks its columns itself (sourceSql).
   const names =
     scope.through === "tables"
@@ -201,14 +200,18 @@ export function compileQuery(
           scope.sources.map((source) => source.name),
         )
       : () => true;
+  const listed = (table: ModelTable, alias: string, always: readonly string[] = []) => {
+    const named = table.readable.filter((c) => always.includes(c.name) || names(alias, c.name));
+    return sourceSql(table, alias, scope.through, named.length > 0 ? named : undefined);
+  };
+  // The base table's primary key too, which the kinds read besides (pages' keys, writes' locks).
+  const from: Sql[] = [listed(model.table(spec.table), spec.table, primaryKeyColumns(base.table))];
   // The INNER joins that decide no row (impliedJoin.ts): LEFT where rows are only counted or
   // chosen, so Postgres leaves them out wherever nothing reads the joined table (a page's keys,
   // its count).
   const implied = new Set<string>();
   const joinPieces = joined.map(({ join: j, on }) => {
-    const table = model.table(j.table);
-    const named = table.readable.filter((c) => names(j.alias, c.name));
-    const masked = sourceSql(table, j.alias, scope.through, named.length > 0 ? named : undefined);
+    const masked = listed(model.table(j.table), j.alias);
     if (joinImpliedByPolicies(j, scope)) implied.add(j.alias);
     const countedJoin = JOIN_SQL[implied.has(j.alias) ? "LEFT" : j.type];
     return {

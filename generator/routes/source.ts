@@ -1,7 +1,7 @@
 // How a route function's query reads one table: `public."<table>" AS "<alias>"`, or, when the
 // table has columns that not every caller may see (column roles/scopes) or that no one may read
-// (private columns), an inline derived table with the columns of the table's API view (a joined
-// table's: only those the query names, select.ts):
+// (private columns), an inline derived table with the columns of the table's API view that the
+// query names (select.ts):
 //
 //   (SELECT "id", CASE WHEN (SELECT <rule on ctx>) THEN "budget" END AS "budget", ...
 //    FROM "public"."project") AS "project"

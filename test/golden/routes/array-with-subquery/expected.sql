@@ -40,7 +40,7 @@ BEGIN
           ORDER BY "order"."createdOn" DESC, "order"."id" ASC
         ) AS "_api_s1")
       ) AS j
-    FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+    FROM (SELECT "id", "companyId", "email", "firstName" FROM "public"."user") AS "user"
     WHERE "user"."email" ILIKE '%' || api.like_literal(($1->>'q')) || '%' OR ("user"."id" = ANY (ARRAY(SELECT jsonb_array_elements_text($1->'ids'))::bigint[]) AND "user"."firstName" NOT IN ('a', 'b') AND ("user"."companyId" = ($2->>'companyId')::bigint))
     ORDER BY "user"."email" ASC, "user"."id" ASC
   ) AS _api_r));

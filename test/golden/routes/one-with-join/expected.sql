@@ -21,7 +21,7 @@ BEGIN
         'companyName', "companyId_company"."name",
         'billingEmail', "companyId_company"."billingEmail"
       ) INTO _api_row
-    FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+    FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn" FROM "public"."user") AS "user"
     INNER JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "companyId_company" ON "companyId_company"."id" = "user"."companyId"
     WHERE "user"."id" = ($1->>'id')::bigint AND "user"."companyId" = ($2->>'companyId')::bigint;
     IF NOT FOUND THEN
@@ -44,7 +44,7 @@ BEGIN
         'billingEmail', "companyId_company"."billingEmail"
       ) END
     ]::json[]) INTO _api_row
-  FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+  FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn" FROM "public"."user") AS "user"
   INNER JOIN (SELECT "id", "name", CASE WHEN (SELECT COALESCE(($2->'scopes') @> '["billing:read"]'::jsonb, false)) THEN "billingEmail" END AS "billingEmail" FROM "public"."company") AS "companyId_company" ON "companyId_company"."id" = "user"."companyId"
   WHERE "user"."id" = ($1->>'id')::bigint AND "user"."companyId" = ($2->>'companyId')::bigint;
   IF NOT FOUND THEN

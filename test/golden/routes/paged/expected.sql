@@ -53,7 +53,7 @@ BEGIN
               'emailDomain', (split_part("user"."email", '@', 2))
             )) FROM (
           SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
-          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
           LEFT JOIN LATERAL (SELECT "c"."name" FROM (SELECT "id", "name" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
           WHERE "user"."companyId" = ($2->>'companyId')::bigint
           ORDER BY "user"."email" ASC, "user"."id" ASC
@@ -63,7 +63,7 @@ BEGIN
         CROSS JOIN LATERAL (SELECT _api_p._api_w1_1 AS "name") AS "c"), '[]'::json),
         'total', (SELECT count(*) FROM (
           SELECT 1, (split_part("user"."email", '@', 2))
-          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
           WHERE "user"."companyId" = ($2->>'companyId')::bigint
         ) AS _api_c)));
     END IF;
@@ -83,7 +83,7 @@ BEGIN
             )
           ]::json[])) FROM (
         SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
-        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+        FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN LATERAL (SELECT "c"."name" FROM (SELECT "id", "name" FROM "public"."company") AS "c" WHERE "c"."id" = "user"."companyId" OFFSET 0) AS "c" ON true
         WHERE "user"."companyId" = ($2->>'companyId')::bigint
         ORDER BY "user"."email" ASC, "user"."id" ASC
@@ -93,7 +93,7 @@ BEGIN
       CROSS JOIN LATERAL (SELECT _api_p._api_w1_1 AS "name") AS "c"), '[]'::json),
       'total', (SELECT count(*) FROM (
         SELECT 1, (split_part("user"."email", '@', 2))
-        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+        FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>'role') = ANY (ARRAY['admin']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         WHERE "user"."companyId" = ($2->>'companyId')::bigint
       ) AS _api_c)));
   END IF;
@@ -208,7 +208,7 @@ BEGIN
     END IF;
     IF _api_count = 'estimated' THEN
       _api_total := api.execute_cached('SELECT to_json(count(*)) FROM (' || 'SELECT 1, (split_part("user"."email", ''@'', 2))
-      FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+      FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
       WHERE ' || _api_cwhere || '' || ' LIMIT 1001) AS _api_c',
         $1, $2, _api_values, NULL, NULL, NULL, false)::text::bigint;
@@ -224,7 +224,7 @@ BEGIN
     END IF;
     IF _api_count = 'planned' THEN
       _api_plan := api.execute_cached('SELECT 1, (split_part("user"."email", ''@'', 2))
-      FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+      FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
       WHERE ' || _api_cwhere || '',
         $1, $2, _api_values, NULL, NULL, NULL, true);
@@ -258,7 +258,7 @@ BEGIN
         ''total'', '
       || CASE WHEN _api_total IS NULL THEN '(SELECT count(*) FROM (
           SELECT 1, (split_part("user"."email", ''@'', 2))
-          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE ' || _api_cwhere || '
         ) AS _api_c)' ELSE '$5' END
@@ -266,7 +266,7 @@ BEGIN
         FROM (
           SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1, '
       || _api_keys || ' AS _api_k
-          FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+          FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
           WHERE '
       || _api_where || '
@@ -304,7 +304,7 @@ BEGIN
             ]::json[])
           END) FROM (
         SELECT "user"."id" AS _api_w0_0, "user"."email" AS _api_w0_2, "user"."lastLoginOn" AS _api_w0_4, "user"."settings" AS _api_w0_5, "c"."name" AS _api_w1_1
-        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+        FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
         WHERE '
     || _api_where || '
@@ -316,7 +316,7 @@ BEGIN
       CROSS JOIN LATERAL (SELECT _api_p._api_w1_1 AS "name") AS "c"), ''[]''::json),
       ''total'', (SELECT count(*) FROM (
         SELECT 1, (split_part("user"."email", ''@'', 2))
-        FROM (SELECT "id", "companyId", "email", "firstName", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
+        FROM (SELECT "id", "companyId", "email", CASE WHEN (SELECT COALESCE(($2->>''role'') = ANY (ARRAY[''admin'']::text[]), false)) THEN "lastLoginOn" END AS "lastLoginOn", "settings" FROM "public"."user") AS "user"
         LEFT JOIN (SELECT "id", "name" FROM "public"."company") AS "c" ON "c"."id" = "user"."companyId"
         WHERE '
     || _api_where || '
