@@ -149,21 +149,24 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
  */
 const fromRequestValues = new WeakSet<object>();
 
+type Query = CallerDb["query"];
+
 function withValueErrors<Db extends CallerDb | ServiceDb>(db: Db): Db {
-  type Query = CallerDb["query"];
-  const marking =
-    (query: Query): Query =>
-    async (text: string, values: unknown[] = []) => {
-      try {
-        return await query(text, values);
-      } catch (error) {
-        if (values.length > 0 && typeof error === "object" && error !== null) fromRequestValues.add(error);
-        throw error;
-      }
-    };
   return {
     ...db,
     query: marking(db.query.bind(db)),
     ...("queryAlone" in db ? { queryAlone: marking(db.queryAlone.bind(db)) } : {}),
   } as Db;
+}
+
+/** `query`, its errors marked as from request values when it was given values. */
+function marking(query: Query): Query {
+  return async (text: string, values: unknown[] = []) => {
+    try {
+      return await query(text, values);
+    } catch (error) {
+      if (values.length > 0 && typeof error === "object" && error !== null) fromRequestValues.add(error);
+      throw error;
+    }
+  };
 }

@@ -295,8 +295,6 @@ function filterSql(
   values: FilterValue[],
   typed: { value: string; type: string }[],
 ): string | undefined {
-  /** `value` as the next parameter. */
-  const bind = (value: FilterValue) => `$${FIRST_VALUE + values.push(value) - 1}`;
   if ("and" in node || "or" in node) {
     const [items, glue] = "and" in node ? [node.and, " AND "] : [node.or, " OR "];
     const parts: string[] = [];
@@ -325,29 +323,40 @@ function filterSql(
     const dot2 = dot1 < 0 ? -1 : column.indexOf(".", dot1 + 1);
     entry = dot2 < 0 ? undefined : columns.get(column.slice(0, dot2));
     if (!entry?.filter || !entry.json) return undefined;
-    expr = `(${entry.sql} ->> ${bind(column.slice(dot2 + 1))})`;
+    expr = `(${entry.sql} ->> ${bind(values, column.slice(dot2 + 1))})`;
     type = "text";
   }
   // A value of a column that is not text is checked first: it must cast (the batch's check step).
-  const checked = (value: string) => {
-    if (type !== "text") typed.push({ value, type });
-    return value;
-  };
+  // (Helpers at module level: a function made per request costs a defineProperty under tsx.)
   if (op === "null" || op === "notnull") return `(${expr}${op === "null" ? " IS NULL)" : " IS NOT NULL)"}`;
   if (op === "in") {
     if (!Array.isArray(value) || value.length === 0) return undefined;
-    const list = bind(value.map(checked));
+    const list = bind(
+      values,
+      value.map((v) => checked(typed, type, v)),
+    );
     return type === "text" ? `(${expr} = ANY(${list}))` : `(${expr} = ANY(CAST(${list} AS ${type}[])))`;
   }
   if (typeof value !== "string") return undefined;
   if (op === "has" || op === "sw" || op === "ew") {
     const text = type === "text" ? "" : "::text";
-    return `(${expr}${text} ILIKE ${op === "sw" ? "" : "'%' || "}api.like_literal(${bind(value)})${op === "ew" ? "" : " || '%'"})`;
+    return `(${expr}${text} ILIKE ${op === "sw" ? "" : "'%' || "}api.like_literal(${bind(values, value)})${op === "ew" ? "" : " || '%'"})`;
   }
   const operator = COMPARISONS[op];
   if (operator === undefined) return undefined;
-  const one = bind(checked(value));
+  const one = bind(values, checked(typed, type, value));
   return type === "text" ? `(${expr} ${operator} ${one})` : `(${expr} ${operator} CAST(${one} AS ${type}))`;
+}
+
+/** `value` as the next parameter. */
+function bind(values: FilterValue[], value: FilterValue): string {
+  return `$${FIRST_VALUE + values.push(value) - 1}`;
+}
+
+/** `value`, noted in `typed` to be checked first when the column is not text. */
+function checked(typed: { value: string; type: string }[], type: string, value: string): string {
+  if (type !== "text") typed.push({ value, type });
+  return value;
 }
 
 /** A Postgres array literal of texts: each element double-quoted, `"` and `\` escaped. */
