@@ -135,7 +135,8 @@ ${tables}
   \`BENCH_ONLY\` runs one after the other, not with an older run.
 - Both servers answer every case with the same status and JSON (checked before timing; new ids and
   timestamps aside). Rounds alternate between the two servers, ${s.CONNECTIONS} connections each (autocannon),
-  after an uncounted warm-up round; req/s, p50 and p99 are means over the rounds. Each server's
+  after an uncounted warm-up round; req/s, p50 and p99 are medians over the rounds (three by
+  default, as the issue that set the bar measured; means of two until 2026-11-29). Each server's
   pool holds ${s.POOL_SIZE} Postgres connections.
 - CPU: the server process's user + system time, and the whole Postgres cluster's (postmaster and
   every backend, from /proc), during that server's rounds, divided by the requests served: what one

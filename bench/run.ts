@@ -48,7 +48,7 @@ import { type Machine, type Result, writeReport } from "./report.ts";
 import { planCacheMode } from "./sql.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PGBENCH_SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? 2);
 /** pgbench runs of each statement, alternating with the other's. */
@@ -363,11 +363,11 @@ async function measure(
       a.rss = Math.max(a.rss, rssMb(pids[target]));
     }
   }
-  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  // Medians: one round that a burst on the host slowed does not move the figure.
   const side = (t: Target) => ({
-    rps: mean(acc[t].rps),
-    p50: mean(acc[t].p50),
-    p99: mean(acc[t].p99),
+    rps: median(acc[t].rps),
+    p50: median(acc[t].p50),
+    p99: median(acc[t].p99),
     // Per request rather than % of a core: comparable between servers of different throughput.
     cpu: (1e6 * acc[t].cpu) / acc[t].requests,
     pgCpu: (1e6 * acc[t].pgCpu) / acc[t].requests,
@@ -461,6 +461,15 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<void> {
       reject(new Error(`server exited (${code}) before it was ready:\n${buffered}`)),
     );
   });
+}
+
+/** The median (of an even count, the mean of the middle two). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** The median of the runs that answered, or undefined when none did. */
