@@ -185,21 +185,24 @@ export function compileQuery(
           .filter((j) => !joinsOneRow(j, scope.model.table(j.table).table))
           .flatMap((j) => primaryKeyColumns(scope.model.table(j.table).table).map((c) => ident(j.alias, c))),
       ];
-  // What the query names of each table: everything that can name a source's columns is here (the
-  // object with its subqueries and raw SQL, which is also all a PAGED route may filter and sort
-  // by; the where; the ON conditions; the order and tiebreak). A masking source lists only those
-  // columns: each one it lists costs every execution a column privilege check where api_owner's
-  // grants are per column (a table with private columns), and its place in the query tree.
-  // Through the views every source is a view, which masks its columns itself (sourceSql).
-  const names =
+  // What the object reads of each table (probes select those columns, below), and what the query
+  // names of it: everything that can name a source's columns is the object (its subqueries and
+  // raw SQL, which is also all a PAGED route may filter and sort by), the where, the ON conditions,
+  // the order and tiebreak. A masking source lists only the named columns: each one it lists costs
+  // every execution a column privilege check where api_owner's grants are per column (a table with
+  // private columns), and its place in the query tree. Through the views every source is a view,
+  // which masks its columns itself (sourceSql).
+  const sourceNames = scope.sources.map((source) => source.name);
+  const reads = columnsRead(object.toString(), sourceNames);
+  const elsewhere =
     scope.through === "tables"
       ? columnsRead(
-          [object, where ?? "", ...joined.map((j) => j.on), ...order.map((o) => o.expr), ...tiebreak].join(
-            " ",
-          ),
-          scope.sources.map((source) => source.name),
+          [where ?? "", ...joined.map((j) => j.on), ...order.map((o) => o.expr), ...tiebreak].join(" "),
+          sourceNames,
         )
-      : () => true;
+      : undefined;
+  const names = (source: string, column: string) =>
+    elsewhere === undefined || reads(source, column) || elsewhere(source, column);
   const listed = (table: ModelTable, alias: string, always: readonly string[] = []) => {
     const named = table.readable.filter((c) => always.includes(c.name) || names(alias, c.name));
     return sourceSql(table, alias, scope.through, named.length > 0 ? named : undefined);
@@ -243,10 +246,6 @@ export function compileQuery(
   // (probeable; a deferred one decides no row and nothing else names it), and `alias.*` would
   // evaluate every masked column's rule for each row (17k of the example's first project page's
   // 1,909k instructions). All of them where the object reads none.
-  const reads = columnsRead(
-    object.toString(),
-    scope.sources.map((source) => source.name),
-  );
   const probe = (p: (typeof joinPieces)[number]) => {
     const columns = model
       .table(p.table)
