@@ -326,8 +326,6 @@ function filterSql(
     expr = `(${entry.sql} ->> ${bind(values, column.slice(dot2 + 1))})`;
     type = "text";
   }
-  // A value of a column that is not text is checked first: it must cast (the batch's check step).
-  // (Helpers at module level: a function made per request costs a defineProperty under tsx.)
   if (op === "null" || op === "notnull") return `(${expr}${op === "null" ? " IS NULL)" : " IS NOT NULL)"}`;
   if (op === "in") {
     if (!Array.isArray(value) || value.length === 0) return undefined;
@@ -348,12 +346,18 @@ function filterSql(
   return type === "text" ? `(${expr} ${operator} ${one})` : `(${expr} ${operator} CAST(${one} AS ${type}))`;
 }
 
+// bind and checked are module functions, not closures of filterSql: a function made per request
+// costs an Object.defineProperty under tsx (docs/performance.md, sixteenth look).
+
 /** `value` as the next parameter. */
 function bind(values: FilterValue[], value: FilterValue): string {
   return `$${FIRST_VALUE + values.push(value) - 1}`;
 }
 
-/** `value`, noted in `typed` to be checked first when the column is not text. */
+/**
+ * `value`, noted in `typed` when the column is not text: it is checked first, that it casts (the
+ * batch's check step).
+ */
 function checked(typed: { value: string; type: string }[], type: string, value: string): string {
   if (type !== "text") typed.push({ value, type });
   return value;
