@@ -43,7 +43,6 @@ import {
   rssMb,
 } from "./measure.ts";
 import { boundValues, findPgbench, pgbenchTps, pipelinedValues, rowSecuritySettings } from "./pgbench.ts";
-import { percentile } from "./realtimeLoad.ts";
 import { type Machine, type Result, writeReport } from "./report.ts";
 import { planCacheMode } from "./sql.ts";
 
@@ -474,5 +473,5 @@ function median(values: number[]): number {
 
 /** The median of the runs that answered, or undefined when none did. */
 function middle(values: number[]): number | undefined {
-  return values.length > 0 ? percentile(values, 50) : undefined;
+  return values.length > 0 ? median(values) : undefined;
 }
