@@ -29,6 +29,7 @@ import { jsonBodies } from "./http/jsonBody.ts";
 import { unknownRoutes } from "./http/methods.ts";
 import { type RateLimitSettings, registerRateLimits } from "./http/rateLimit.ts";
 import { requestId } from "./http/requestId.ts";
+import { requestLogger } from "./http/requestLog.ts";
 import { registerStatic } from "./http/static.ts";
 import { serverTimeouts } from "./http/timeouts.ts";
 import { registerOps } from "./ops/index.ts";
@@ -106,6 +107,8 @@ export function buildGateway({
       config.logLevel === "silent"
         ? false
         : { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
+    // Each request's logger is made when the request first logs (http/requestLog.ts).
+    childLoggerFactory: requestLogger,
     bodyLimit: config.bodyLimit,
     ...serverTimeouts(config),
     // Request ids go to the log and back in a header, so a 500 can be traced (http/requestId.ts).
