@@ -120,8 +120,18 @@ function thrown(error: unknown, file: string): AuthResult {
   return { anonymous: true, reason: "invalid", detail };
 }
 
-/** The Authorization header as sent: `headersDistinct` keeps repeats that `headers` drops. */
+/**
+ * The Authorization header as sent, repeats included (`headers` keeps only the first). Read from
+ * Node's `rawHeaders`, the list it parsed: its `headersDistinct` would build every header's list
+ * on every request for this one.
+ */
 function authorizationHeaders(request: AuthRequest): AuthRequest["headers"] {
-  const distinct = request.raw?.headersDistinct?.authorization;
-  return distinct ? { authorization: distinct } : request.headers;
+  const raw = request.raw?.rawHeaders;
+  if (!raw) return request.headers;
+  const values: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 13 && name.toLowerCase() === "authorization") values.push(raw[i + 1] as string);
+  }
+  return values.length > 0 ? { authorization: values } : {};
 }

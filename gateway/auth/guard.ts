@@ -6,7 +6,13 @@
 
 import type { Schema } from "../../generator/schema/types.ts";
 import { globalTypeChecker } from "./globalTypes.ts";
-import { type Anonymous, type Authenticator, type AuthRequest, isAnonymous } from "./types.ts";
+import {
+  type Anonymous,
+  type Authenticator,
+  type AuthRequest,
+  type AuthResult,
+  isAnonymous,
+} from "./types.ts";
 
 interface RequestLog {
   info(obj: unknown, msg: string): void;
@@ -15,8 +21,7 @@ interface RequestLog {
 
 export function guardedAuthenticator(authenticate: Authenticator, schema: Schema): Authenticator {
   const typeProblem = globalTypeChecker(schema);
-  return async (request) => {
-    const result = await authenticate(request);
+  const checked = (request: AuthRequest, result: AuthResult): AuthResult => {
     if (isAnonymous(result)) {
       logRefusal(request, result);
       return result;
@@ -26,6 +31,11 @@ export function guardedAuthenticator(authenticate: Authenticator, schema: Schema
     const refused: Anonymous = { anonymous: true, reason: "invalid", detail: problem };
     logRefusal(request, refused);
     return refused;
+  };
+  // The built-in handler answers synchronously: then so does this, with no promise of its own.
+  return (request) => {
+    const result = authenticate(request);
+    return result instanceof Promise ? result.then((r) => checked(request, r)) : checked(request, result);
   };
 }
 

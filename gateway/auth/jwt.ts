@@ -19,17 +19,27 @@ const BEARER = /^Bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)$/i;
 
 export type BearerResult = { token: string } | Anonymous;
 
+/** The values of every Authorization header (names compared case-insensitively), in order. */
+function authorizationValues(headers: AuthHeaders): string[] {
+  const values: string[] = [];
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || name.toLowerCase() !== "authorization") continue;
+    if (Array.isArray(value)) values.push(...value);
+    else values.push(value);
+  }
+  return values;
+}
+
 /**
  * The token of exactly one `Authorization: Bearer <token>` header (scheme case-insensitive).
  * No header: `missing`. Any other form (another scheme, no token, two tokens, two headers): `invalid`.
  */
 export function bearerToken(headers: AuthHeaders): BearerResult {
-  const values: string[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() !== "authorization" || value === undefined) continue;
-    if (Array.isArray(value)) values.push(...value);
-    else values.push(value);
-  }
+  return bearerOf(authorizationValues(headers));
+}
+
+function bearerOf(values: readonly string[]): BearerResult {
   if (values.length === 0) return { anonymous: true, reason: "missing" };
   if (values.length > 1) {
     return { anonymous: true, reason: "invalid", detail: `${values.length} Authorization headers` };
@@ -72,11 +82,15 @@ export function createJwtAuthenticator(
   const cache = options.tokenCache ?? new TokenCache();
 
   return (headers) => {
-    const bearer = bearerToken(headers);
-    if ("anonymous" in bearer) return bearer;
+    const values = authorizationValues(headers);
     const now = options.now?.();
-    const cached = cache.get(bearer.token, now ?? Date.now() / 1000);
+    // Remembered by the header's whole value: one that verified before is read back without
+    // parsing it again (the same text holds the same token).
+    const header = values.length === 1 ? (values[0] as string) : undefined;
+    const cached = header === undefined ? undefined : cache.get(header, now ?? Date.now() / 1000);
     if (cached) return { user: cached };
+    const bearer = bearerOf(values);
+    if ("anonymous" in bearer) return bearer;
     let payload: unknown;
     try {
       payload = jwt.verify(
@@ -96,7 +110,7 @@ export function createJwtAuthenticator(
     if (expiry) return { anonymous: true, reason: "invalid", detail: expiry };
     const read = readClaims(claims, names);
     if (!read.ok) return { anonymous: true, reason: "invalid", detail: `claim ${read.error}` };
-    cache.set(bearer.token, read.user, claims.exp as number, claims.nbf as number | undefined);
+    cache.set(header as string, read.user, claims.exp as number, claims.nbf as number | undefined);
     return { user: read.user };
   };
 }

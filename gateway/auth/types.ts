@@ -36,10 +36,11 @@ export interface AuthRequest {
   method: string;
   url: string;
   /**
-   * Node's IncomingMessage. Its `headersDistinct` keeps repeated Authorization headers, which
-   * `headers` silently collapses to the first; the built-in handler refuses repeats.
+   * Node's IncomingMessage. Its `rawHeaders` (names and values, alternating, as sent) keeps
+   * repeated Authorization headers, which `headers` silently collapses to the first; the built-in
+   * handler refuses repeats.
    */
-  raw?: { headersDistinct?: Record<string, string[] | undefined> };
+  raw?: { rawHeaders?: readonly string[] };
 }
 
 /**

@@ -153,20 +153,23 @@ t.test("with src/auth.ts, JWT_* settings are not read", async (t) => {
   t.equal(authenticate.kind, "custom");
 });
 
-t.test("the built-in handler reads repeated Authorization headers from headersDistinct", async (t) => {
+t.test("the built-in handler reads repeated Authorization headers from rawHeaders", async (t) => {
   const authenticate = builtInAuthenticator(hsConfig(), [], { now });
   const token = hs256(claims({ role: "admin" }));
-  const one = { ...request(bearer(token)), raw: { headersDistinct: { authorization: [`Bearer ${token}`] } } };
-  t.same(await authenticate(one), { user: { role: "admin", scopes: [], globals: {} } });
-  // Node keeps only the first Authorization in `headers`; headersDistinct has both.
-  const two = {
-    ...request(bearer(token)),
-    raw: { headersDistinct: { authorization: [`Bearer ${token}`, "Bearer other"] } },
-  };
-  t.same(await authenticate(two), { anonymous: true, reason: "invalid", detail: "2 Authorization headers" });
-  t.same(await authenticate({ ...request(bearer(token)), raw: { headersDistinct: {} } }), {
-    user: { role: "admin", scopes: [], globals: {} },
+  const raw = (...rawHeaders: string[]) => ({ ...request(bearer(token)), raw: { rawHeaders } });
+  const admin = { user: { role: "admin", scopes: [], globals: {} } };
+  t.same(await authenticate(raw("Host", "x", "Authorization", `Bearer ${token}`)), admin);
+  // Node keeps only the first Authorization in `headers`; rawHeaders has both, in any case.
+  t.same(await authenticate(raw("authorization", `Bearer ${token}`, "AUTHORIZATION", "Bearer other")), {
+    anonymous: true,
+    reason: "invalid",
+    detail: "2 Authorization headers",
   });
+  // rawHeaders is what was sent: no Authorization there is none, whatever `headers` holds.
+  t.same(await authenticate(raw("Host", "x")), { anonymous: true, reason: "missing" });
+  t.same(await authenticate(raw("Authorisation", `Bearer ${token}`)), { anonymous: true, reason: "missing" });
+  // Without Node's request (a plain AuthRequest), `headers` is read.
+  t.same(await authenticate(request(bearer(token))), admin);
 });
 
 t.test("what a custom handler returns: validated, or a server error", async (t) => {

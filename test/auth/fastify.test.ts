@@ -1,5 +1,5 @@
 // The handlers as the gateway uses them: a FastifyRequest passed as it is, over a real socket,
-// where Node collapses repeated Authorization headers unless headersDistinct is read.
+// where Node collapses repeated Authorization headers in `headers` (rawHeaders keeps them).
 
 import net from "node:net";
 import Fastify, { type FastifyRequest } from "fastify";
@@ -48,7 +48,7 @@ t.test("a FastifyRequest is an AuthRequest; two Authorization headers are refuse
     "whichever comes first",
   );
 
-  // inject() has no headersDistinct; `headers` is read then.
+  // inject(): light-my-request's request, lower-case scheme.
   const injected = await app.inject({
     method: "GET",
     url: "/who",

@@ -18,14 +18,14 @@ async function server(level: string) {
   let children = 0;
   const app = Fastify({
     logger: { level, stream },
-    childLoggerFactory: (parent, bindings, options, raw) => {
+    childLoggerFactory: (parent, bindings, options) => {
       // Count the real children made, through the factory's own calls of parent.child.
       const counting = Object.create(parent) as FastifyBaseLogger;
       counting.child = (b, o) => {
         children++;
         return parent.child(b, o);
       };
-      return requestLogger.call(app, counting, bindings, options, raw);
+      return requestLogger(counting, bindings, options);
     },
   });
   app.get("/quiet", async (request) => {
