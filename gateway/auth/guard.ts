@@ -6,6 +6,7 @@
 
 import type { Schema } from "../../generator/schema/types.ts";
 import { globalTypeChecker } from "./globalTypes.ts";
+import { perCaller } from "./perCaller.ts";
 import {
   type Anonymous,
   type Authenticator,
@@ -20,13 +21,14 @@ interface RequestLog {
 }
 
 export function guardedAuthenticator(authenticate: Authenticator, schema: Schema): Authenticator {
-  const typeProblem = globalTypeChecker(schema);
+  const checker = globalTypeChecker(schema);
+  const typeProblem = perCaller((user) => checker(user.globals));
   const checked = (request: AuthRequest, result: AuthResult): AuthResult => {
     if (isAnonymous(result)) {
       logRefusal(request, result);
       return result;
     }
-    const problem = typeProblem(result.user.globals);
+    const problem = typeProblem(result.user);
     if (problem === undefined) return result;
     const refused: Anonymous = { anonymous: true, reason: "invalid", detail: problem };
     logRefusal(request, refused);

@@ -110,8 +110,9 @@ export function createJwtAuthenticator(
     if (expiry) return { anonymous: true, reason: "invalid", detail: expiry };
     const read = readClaims(claims, names);
     if (!read.ok) return { anonymous: true, reason: "invalid", detail: `claim ${read.error}` };
-    cache.set(header as string, read.user, claims.exp as number, claims.nbf as number | undefined);
-    return { user: read.user };
+    return {
+      user: cache.set(header as string, read.user, claims.exp as number, claims.nbf as number | undefined),
+    };
   };
 }
 

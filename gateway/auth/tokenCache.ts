@@ -27,7 +27,7 @@ export class TokenCache {
     return this.#entries.size;
   }
 
-  /** The caller of a token verified before and still inside its validity window, as a fresh copy. */
+  /** The caller of a token verified before and still inside its validity window (frozen). */
   get(token: string, now: number): UserContext | undefined {
     const entry = this.#entries.get(token);
     if (entry === undefined) return undefined;
@@ -38,22 +38,32 @@ export class TokenCache {
     // Most recently used last: Map keeps insertion order, so the first key is the eviction victim.
     this.#entries.delete(token);
     this.#entries.set(token, entry);
-    return copyUser(entry.user);
+    return entry.user;
   }
 
-  /** Remembers a token that just passed full verification. */
-  set(token: string, user: UserContext, exp: number, nbf: number | undefined): void {
-    if (this.#capacity <= 0) return;
+  /** Remembers a token that just passed full verification; its caller, frozen, as get gives it. */
+  set(token: string, user: UserContext, exp: number, nbf: number | undefined): UserContext {
+    const frozen = frozenUser(user);
+    if (this.#capacity <= 0) return frozen;
     this.#entries.delete(token);
     if (this.#entries.size >= this.#capacity) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(token, { user: copyUser(user), exp, nbf });
+    this.#entries.set(token, { user: frozen, exp, nbf });
+    return frozen;
   }
 }
 
-/** Each request gets its own objects: code that changes its caller cannot change the next one's. */
-function copyUser(user: UserContext): UserContext {
-  return { role: user.role, scopes: [...user.scopes], globals: { ...user.globals } };
+/**
+ * Every request of a token shares one caller object, frozen to the last level: code that tries
+ * to change its caller throws, and cannot change the next request's. What the gateway derives
+ * from it is then worked out once (perCaller.ts).
+ */
+function frozenUser(user: UserContext): UserContext {
+  return Object.freeze({
+    role: user.role,
+    scopes: Object.freeze([...user.scopes]) as string[],
+    globals: Object.freeze({ ...user.globals }),
+  });
 }
