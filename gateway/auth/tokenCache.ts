@@ -2,9 +2,10 @@
 // and verifying it again (a signature check, ~10 us for HS256 and several times that for RS256,
 // plus the claim checks) is a fixed cost on each one. The key is the Authorization header's
 // exact text (`Bearer <token>`, gateway/auth/jwt.ts), so a hit is a token that passed every check
-// before with the same key and settings (one cache per authenticator). Only successes are kept; a hit is served only while `now < exp` (stricter
-// than the clock tolerance jsonwebtoken allows) and `nbf` is not ahead of `now` (a clock moved
-// back): anything else goes through full verification again, which answers as it always did.
+// before with the same key and settings (one cache per authenticator). Only successes are kept;
+// a hit is served only while `now < exp` (stricter than the clock tolerance jsonwebtoken allows)
+// and `nbf` is not ahead of `now` (a clock moved back): anything else goes through full
+// verification again, which answers as it always did.
 
 import type { UserContext } from "./types.ts";
 

@@ -26,7 +26,7 @@ class RequestLogger {
   }
 
   get level(): string {
-    return this.#made().level;
+    return (this.#child ?? this.#parent).level;
   }
 
   set level(level: string) {
