@@ -174,7 +174,8 @@ ${tables}
   \`BENCH_ROUNDS\`, \`BENCH_CONNECTIONS\`, \`BENCH_POOL_SIZE\`, \`BENCH_PGBENCH_SECONDS\`, \`BENCH_DELETES\`,
   \`BENCH_RATE\` tune it.
   \`BENCH_CPU_PROF=<dir>\` runs both servers under \`node --cpu-prof\` (profiles written there when they
-  exit; \`bench/profile.ts <file>\` lists the top self-time functions).
+  exit; \`bench/profile.ts <file>\` lists the top self-time functions, \`--against <file>\` sets two
+  side by side, \`--under <name>\` shows the inclusive time below a frame).
   \`BENCH_BASELINE=rls\` runs the hand-written statements under the example's row policies, the
   caller's keys set with each (bench/baseline.ts): what the app's policies cost, not the bar.
 - Deep pages: \`page=400\` (offset) and the same rows by cursor (\`after\`, keyset), with the exact total
