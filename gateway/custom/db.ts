@@ -17,7 +17,7 @@
 // request except through handler code.
 
 import pg from "pg";
-import { type AuthResult, type Ctx, checkRoute, type RouteAccess } from "../auth/context.ts";
+import { type AuthResult, checkRoute, type RouteAccess } from "../auth/context.ts";
 import { ApiError, fromPostgresError, fromRouteFunctionError, type WriteErrorContext } from "../errors.ts";
 import { statementName } from "../namedStatements.ts";
 import { brokeConnection } from "../ops/connectionFailures.ts";
@@ -61,10 +61,10 @@ const PARSED = pg.types as unknown as pg.CustomTypesConfig;
 export function callerSession(
   pool: pg.Pool,
   auth: AuthResult,
-  ctx: Ctx,
+  ctxText: string,
   options: SessionOptions,
 ): CallerSession {
-  const session = new Session(pool, auth, ctx, options);
+  const session = new Session(pool, auth, ctxText, options);
   // Methods, not closures made per request: tsx (esbuild's keepNames) names every function a
   // request makes with an Object.defineProperty call, about half a microsecond each.
   return {
@@ -103,7 +103,8 @@ class Session {
   constructor(
     private readonly pool: pg.Pool,
     private readonly auth: AuthResult,
-    private readonly ctx: Ctx,
+    /** The caller context as the JSON text route functions get (routes/ctxJson.ts). */
+    private readonly ctxText: string,
     private readonly options: SessionOptions,
   ) {}
 
@@ -142,7 +143,7 @@ class Session {
     try {
       const result = await c.query({
         text: `SELECT ${route.functionSql}($1::jsonb, $2::jsonb) AS body`,
-        values: [JSON.stringify(params), JSON.stringify(this.ctx)],
+        values: [JSON.stringify(params), this.ctxText],
         types: PARSED,
       });
       await c.query(`RELEASE SAVEPOINT ${name}`);
@@ -183,7 +184,7 @@ class Session {
           {
             name: this.options.preparedStatements !== false ? OPENING_NAME : undefined,
             text: OPENING_TEXT,
-            values: [JSON.stringify(this.ctx), String(this.options.statementTimeoutMs)],
+            values: [this.ctxText, String(this.options.statementTimeoutMs)],
           },
           first?.build(c) as ConstructorParameters<typeof OpenTransaction>[1],
           { begin },

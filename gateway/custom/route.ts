@@ -9,6 +9,7 @@ import { type Authenticator, checkRoute, toCtx } from "../auth/context.ts";
 import { ApiError, ERRORS, errorBody, invalidValueError } from "../errors.ts";
 import { compileRequest, type RequestOptions } from "../request/index.ts";
 import { valueTextProblem } from "../request/text.ts";
+import { compileCtxJson } from "../routes/ctxJson.ts";
 import { deprecationHeaders } from "../routes/deprecation.ts";
 import { HandlerAnswer } from "./answer.ts";
 import { type CallableRoute, callerSession, serviceDb } from "./db.ts";
@@ -45,6 +46,8 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
   // Made once per route (the service connection is the same for every request), frozen so that
   // one request's handler cannot change what the next one gets.
   const service = Object.freeze(withValueErrors(serviceDb(options.servicePool)));
+  // `req.db`'s context text, remembered per caller as the standard routes' is.
+  const ctxJson = compileCtxJson(options.globalParams);
 
   async function run(
     request: FastifyRequest,
@@ -75,7 +78,7 @@ export function compileCustomRoute(route: CustomRoute, group: EndpointGroup, opt
       if (textProblem) throw new ApiError("BAD_REQUEST", textProblem);
 
       const ctx = toCtx(auth, options.globalParams);
-      const db = callerSession(options.pool, auth, ctx, {
+      const db = callerSession(options.pool, auth, ctxJson(auth), {
         statementTimeoutMs: options.handlerTimeoutMs,
         routes: options.routes,
         preparedStatements: options.preparedStatements,

@@ -72,7 +72,7 @@ export async function oneConnectionCaller(
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   t.teardown(() => pool.end());
   const session = () =>
-    callerSession(pool, { role: "admin", scopes: [], claims: {} } as never, CALLER, {
+    callerSession(pool, { role: "admin", scopes: [], claims: {} } as never, JSON.stringify(CALLER), {
       statementTimeoutMs: options.statementTimeoutMs ?? 5000,
       routes: new Map(),
       ...(options.preparedStatements === undefined ? {} : { preparedStatements: options.preparedStatements }),

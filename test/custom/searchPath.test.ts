@@ -29,7 +29,7 @@ t.test("a temporary table does not shadow an API view for req.db", async (t) => 
   const pool = createPool(gatewayUrl.toString(), 1);
   t.teardown(() => pool.end());
   const session = () =>
-    callerSession(pool, { role: "admin", scopes: [], claims: {} } as never, ADMIN, {
+    callerSession(pool, { role: "admin", scopes: [], claims: {} } as never, JSON.stringify(ADMIN), {
       statementTimeoutMs: 5000,
       routes: new Map(),
     });
