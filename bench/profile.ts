@@ -65,7 +65,9 @@ function selfByFunction(p: CpuProfile): Map<string, number> {
   const out = new Map<string, number>();
   for (const [id, us] of p.self) {
     const node = p.byId.get(id);
-    if (node) out.set(frameName(node), (out.get(frameName(node)) ?? 0) + us);
+    if (!node) continue;
+    const name = frameName(node);
+    out.set(name, (out.get(name) ?? 0) + us);
   }
   return out;
 }
@@ -81,8 +83,12 @@ function tree(p: CpuProfile, ids: number[], level: number, depth: number, indent
   const groups = new Map<string, number[]>();
   for (const id of ids) {
     for (const child of p.byId.get(id)?.children ?? []) {
-      const name = frameName(p.byId.get(child) as NonNullable<ReturnType<typeof p.byId.get>>);
-      groups.set(name, [...(groups.get(name) ?? []), child]);
+      const node = p.byId.get(child);
+      if (!node) continue;
+      const name = frameName(node);
+      const group = groups.get(name);
+      if (group) group.push(child);
+      else groups.set(name, [child]);
     }
   }
   const rows = [...groups].map(([name, cs]) => ({
