@@ -42,6 +42,8 @@ import { ALL_CAST_TYPES, castSql } from "../../generator/routes/values.ts";
 import type { Schema, StandardRoute } from "../../generator/schema/types.ts";
 import { empty, join, literal, type Sql, sql } from "../../generator/sql/sql.ts";
 import { type AuthResult, allowedFor } from "../auth/context.ts";
+import { perCaller } from "../auth/perCaller.ts";
+import { isAnonymous } from "../auth/types.ts";
 import { type CellStatement, cellStatement, type Step } from "../cellQuery.ts";
 import { preparedName } from "../custom/preparedTexts.ts";
 import type { FilterExpr } from "../filter/ast.ts";
@@ -107,7 +109,7 @@ export function compilePagedStatements(
   const routeWhere = `${page.where} AND ${guardCall(pageGuardName(model.schema))}`;
   const context = contextStatement(options.schema, page, options.preparedStatements);
   const check = { name: options.preparedStatements ? statementName("api_check", CHECK_TEXT) : undefined };
-  const texts = textCache(page);
+  const texts = textCache(page, routeWhere);
   const keyset = compileKeysetStatements(model, modelRoute, options);
   return (request) => {
     const { params, auth } = request;
@@ -119,16 +121,12 @@ export function compilePagedStatements(
     if (!page.checks.passes((rule) => allowedFor(rule, auth))) return undefined;
     const values: FilterValue[] = [];
     const typed: { value: string; type: string }[] = [];
-    let where = routeWhere;
-    if (filter) {
-      const clause = filterSql(filter, page.columns, values, typed);
-      if (clause === undefined) return undefined;
-      where = `${where} AND ${clause}`;
-    }
+    const clause = filter ? filterSql(filter, page.columns, values, typed) : "";
+    if (clause === undefined) return undefined;
     const order = orderSql(page, params);
     if (order === undefined) return undefined;
     const reading = texts.get(
-      where,
+      clause,
       order,
       cut.bound,
       page.rules.every((rule) => allowedFor(rule, auth)),
@@ -164,19 +162,22 @@ export function compilePagedStatements(
 const TEXTS_KEPT = 256;
 
 /**
- * The page texts already built, by where, order and object form: a request that repeats one gets
- * the same string, so it is not built again (a few kilobytes), and the lookup of its prepared
- * statement (preparedName, a map keyed by the text) hashes it once, not on every request.
- * Forgotten all at once when full: filters with other shapes are built anew.
+ * The page texts already built, by the filter's clause ("" for none), order and object form: a
+ * request that repeats one gets the same string, so it is not built again (a few kilobytes), and
+ * the lookup of its prepared statement (preparedName, a map keyed by the text) hashes it once, not
+ * on every request. The key leaves out the route's own where, the same on every request: joining
+ * it in and hashing the result was a few microseconds of each (docs/performance.md, eighteenth
+ * look). Forgotten all at once when full: filters with other shapes are built anew.
  */
-function textCache(page: ViewsPage) {
+function textCache(page: ViewsPage, routeWhere: string) {
   const kept = new Map<string, ReadingText>();
   return {
-    get(where: string, order: string, bound: number, allVisible: boolean): ReadingText {
-      const key = `${allVisible ? "all" : "some"}\0${bound}\0${where}\0${order}`;
+    get(clause: string, order: string, bound: number, allVisible: boolean): ReadingText {
+      const key = `${allVisible ? "all" : "some"}\0${bound}\0${clause}\0${order}`;
       let reading = kept.get(key);
       if (reading === undefined) {
         if (kept.size >= TEXTS_KEPT) kept.clear();
+        const where = clause === "" ? routeWhere : `${routeWhere} AND ${clause}`;
         reading = readingText(page.text(where, order, bound, allVisible));
         kept.set(key, reading);
       }
@@ -251,16 +252,24 @@ function contextStatement(
     bound: statement(setContextTexts(keys, read.whole), generic),
     fromJsonb: statement(setContextCalls(sql`$1::jsonb`, keys, read.whole), generic),
   }));
-  return (auth, ctx, generic) => {
-    const form = forms[generic ? 1 : 0] as (typeof forms)[number];
-    const values = read.whole ? [ctx] : [];
+  // The keys' texts, or undefined when one must come from the jsonb: worked out once per
+  // remembered caller (auth/perCaller.ts), as its context text is.
+  const textsOf = (auth: AuthResult): readonly string[] | undefined => {
+    const texts: string[] = [];
     for (const key of keys) {
       const value = callerMember(key, auth);
       const text = key === "scopes" ? jsonText(value) : memberText(value);
-      if (text === undefined) return { ...form.fromJsonb, values: [ctx] };
-      values.push(text ?? "");
+      if (text === undefined) return undefined;
+      texts.push(text ?? "");
     }
-    return { ...form.bound, values };
+    return texts;
+  };
+  const remembered = perCaller((user) => textsOf({ user }));
+  return (auth, ctx, generic) => {
+    const form = forms[generic ? 1 : 0] as (typeof forms)[number];
+    const texts = isAnonymous(auth) ? textsOf(auth) : remembered(auth.user);
+    if (texts === undefined) return { ...form.fromJsonb, values: [ctx] };
+    return { ...form.bound, values: read.whole ? [ctx, ...texts] : [...texts] };
   };
 }
 

@@ -107,18 +107,32 @@ t.test(
   },
 );
 
-t.test("bounded: the least recently used token goes first", async (t) => {
-  const cache = new TokenCache(2);
-  const user = { role: "r", scopes: [], globals: {} };
-  cache.set("a", user, NOW + 60, undefined);
-  cache.set("b", user, NOW + 60, undefined);
-  t.ok(cache.get("a", NOW), "a used: b is now the oldest");
-  cache.set("c", user, NOW + 60, undefined);
-  t.equal(cache.size, 2);
-  t.ok(cache.get("a", NOW));
-  t.equal(cache.get("b", NOW), undefined, "b evicted");
-  t.ok(cache.get("c", NOW));
-  const none = new TokenCache(0);
-  none.set("a", user, NOW + 60, undefined);
-  t.equal(none.size, 0, "capacity 0 keeps nothing");
-});
+t.test(
+  "bounded: a token served since the last eviction outlives one that was not (second chance)",
+  async (t) => {
+    const cache = new TokenCache(2);
+    const user = { role: "r", scopes: [], globals: {} };
+    cache.set("a", user, NOW + 60, undefined);
+    cache.set("b", user, NOW + 60, undefined);
+    t.ok(cache.get("a", NOW), "a used: b is now the oldest");
+    cache.set("c", user, NOW + 60, undefined);
+    t.equal(cache.size, 2);
+    t.ok(cache.get("a", NOW));
+    t.equal(cache.get("b", NOW), undefined, "b evicted");
+    t.ok(cache.get("c", NOW));
+    // Every entry used since the last eviction: each gets its second chance, then the oldest goes.
+    const all = new TokenCache(2);
+    all.set("a", user, NOW + 60, undefined);
+    all.set("b", user, NOW + 60, undefined);
+    t.ok(all.get("b", NOW));
+    t.ok(all.get("a", NOW));
+    all.set("c", user, NOW + 60, undefined);
+    t.equal(all.size, 2);
+    t.equal(all.get("a", NOW), undefined, "all used: the oldest goes");
+    t.ok(all.get("b", NOW));
+    t.ok(all.get("c", NOW));
+    const none = new TokenCache(0);
+    none.set("a", user, NOW + 60, undefined);
+    t.equal(none.size, 0, "capacity 0 keeps nothing");
+  },
+);
