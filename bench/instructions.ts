@@ -322,8 +322,9 @@ ${ladderTable(steps)}
 - The gateway's statement runs as api_gateway, as the gateway sends it: the route function's call
   with the request as the gateway passes it (a cursor decoded, gateway/routes/cursor.ts), or, for
   the filtered and sorted pages, the gateway's own batch (its context statement and the page, one
-  pipeline, one implicit transaction: gateway/routes/pagedStatement.ts), or, for the reads that
-  need nothing of the caller set, its own statement (gateway/routes/readStatement.ts); the hand-written
+  pipeline, one implicit transaction: gateway/routes/pagedStatement.ts), or, for the ONE and
+  ARRAY reads without raw SQL, its own statement, after the same context statement where the
+  tables' policies or masks read the caller (gateway/routes/readStatement.ts); the hand-written
   statement as the superuser, as the hand-written server runs it (a role with table grants and
   BYPASSRLS measured 0.4-3 % more on the four statements tried), in the plan cache mode the
   hand-written server gives it.

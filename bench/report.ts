@@ -116,8 +116,9 @@ ${tables}
   and coerces every parameter, and calls the route function as \`api_gateway\` (views, row-level
   security, column masks), or, for a filtered or sorted page, sends its own page statement over
   the views with the caller's context in the same batch (docs/architecture.md, "The gateway's own
-  page statements"), or, for a ONE or ARRAY read that needs nothing of the caller set (the Restura
-  fixture's), its own statement over the views (the same page, "own read statements").
+  page statements"), or, for a ONE or ARRAY read without raw SQL, its own statement over the
+  views, after the same context statement where the tables' policies or masks read the caller
+  (the same page, "own read statements").
   The issue's first measurement had the gateway beat an earlier version of it on two cases;
   what that version did beyond the ceiling, and this one does not: it verified the token's
   signature on every request (the gateway's cost, not the ceiling's); its PAGED statement counted

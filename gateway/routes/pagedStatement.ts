@@ -30,7 +30,7 @@
 // function, which stays the reference.
 
 import type pg from "pg";
-import { contextKeys, setContextCalls, setContextTexts } from "../../generator/api/context.ts";
+import { contextKeys } from "../../generator/api/context.ts";
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";
 import type { Entry } from "../../generator/routes/filter.ts";
@@ -40,16 +40,14 @@ import { KEYS_FIRST_FROM_OFFSET } from "../../generator/routes/kinds/paged.ts";
 import { PAGE_BOUNDS, type ViewsPage, viewsPage } from "../../generator/routes/kinds/pagedViews.ts";
 import { ALL_CAST_TYPES, castSql } from "../../generator/routes/values.ts";
 import type { Schema, StandardRoute } from "../../generator/schema/types.ts";
-import { empty, join, literal, type Sql, sql } from "../../generator/sql/sql.ts";
+import { join, literal, sql } from "../../generator/sql/sql.ts";
 import { type AuthResult, allowedFor } from "../auth/context.ts";
-import { perCaller } from "../auth/perCaller.ts";
-import { isAnonymous } from "../auth/types.ts";
 import { type CellStatement, cellStatement, type Step } from "../cellQuery.ts";
 import { preparedName } from "../custom/preparedTexts.ts";
 import type { FilterExpr } from "../filter/ast.ts";
 import { statementName } from "../namedStatements.ts";
+import { type ContextStatement, compileContextStatement } from "./contextStatement.ts";
 import { compileKeysetStatements } from "./keysetStatement.ts";
-import { callerMember, jsonText, memberText } from "./memberText.ts";
 import { type ReadingText, readingText, requestAndCaller } from "./unreadValues.ts";
 
 /**
@@ -107,7 +105,7 @@ export function compilePagedStatements(
   const page = viewsPage(model, modelRoute);
   // Valid only in the layer built from this schema (generator/routes/guards.ts).
   const routeWhere = `${page.where} AND ${guardCall(pageGuardName(model.schema))}`;
-  const context = contextStatement(options.schema, page, options.preparedStatements);
+  const context = pageContextStatement(options.schema, page, options.preparedStatements);
   const check = { name: options.preparedStatements ? statementName("api_check", CHECK_TEXT) : undefined };
   const texts = textCache(page, routeWhere);
   const keyset = compileKeysetStatements(model, modelRoute, options);
@@ -212,23 +210,17 @@ function pageCut(
     : { bound, after: String((n - 1) * size), through: String(n * size) };
 }
 
-/** The context statement of a request: `generic` asks for the generic plan. */
-type ContextStatement = (auth: AuthResult, ctx: string, generic: boolean) => Step;
-
 /**
- * The context statement (route functions' settings). It stores what the page reads of the caller,
+ * The page's context statement (contextStatement.ts). It stores what the page reads of the caller,
  * decided as for a route function (settingsToSet): the keys of the row policies of the tables it
  * reads, with `role` and `scopes`, which the views' column masks read (api.allowed); every key and
- * the whole context when the route holds raw SQL. Each setting left out saves about 15k
- * instructions a request (docs/performance.md). Each value is bound as text, as the gateway reads
- * it from the caller (memberText.ts), which costs Postgres 39k instructions less than extracting
- * them from the context's jsonb; a caller with a value whose text could differ gets the jsonb
- * form. With them: the route functions' search_path, and for a text without client values the
- * generic plan (as api.execute_cached chooses); otherwise the session's plan cache mode, which
- * Postgres's default leaves to the planner. The time zone is the session's, set once per
- * connection (the page is `utc`: cellQuery.ts), not per request.
+ * the whole context when the route holds raw SQL. With them: the route functions' search_path,
+ * and for a text without client values the generic plan (as api.execute_cached chooses);
+ * otherwise the session's plan cache mode, which Postgres's default leaves to the planner. The
+ * time zone is the session's, set once per connection (the page is `utc`: cellQuery.ts), not per
+ * request.
  */
-function contextStatement(
+function pageContextStatement(
   schema: Pick<Schema, "globalParams">,
   page: ViewsPage,
   prepared: boolean,
@@ -241,40 +233,14 @@ function contextStatement(
   const read = settingsToSet(page.checks.context, texts, allKeys);
   const masks = new Set(["role", "scopes"]);
   const keys = read.whole ? allKeys : allKeys.filter((key) => masks.has(key) || read.keys.includes(key));
-  // A row of no columns: the calls run (Postgres keeps a subquery's volatile outputs), and neither
-  // side writes or reads their values (7k of the statement's 129k instructions).
-  const statement = (settings: Sql, generic: boolean) => {
-    const text = sql`SELECT FROM (SELECT ${settings},
-    pg_catalog.set_config('search_path', 'pg_catalog, api, pg_temp', true)${generic ? GENERIC_PLAN_SETTING : empty}) AS _api_set`.toString();
-    return { name: prepared ? statementName("api_page_ctx", text) : undefined, text };
-  };
-  const forms = [false, true].map((generic) => ({
-    bound: statement(setContextTexts(keys, read.whole), generic),
-    fromJsonb: statement(setContextCalls(sql`$1::jsonb`, keys, read.whole), generic),
-  }));
-  // The keys' texts, or undefined when one must come from the jsonb: worked out once per
-  // remembered caller (auth/perCaller.ts), as its context text is.
-  const textsOf = (auth: AuthResult): readonly string[] | undefined => {
-    const texts: string[] = [];
-    for (const key of keys) {
-      const value = callerMember(key, auth);
-      const text = key === "scopes" ? jsonText(value) : memberText(value);
-      if (text === undefined) return undefined;
-      texts.push(text ?? "");
-    }
-    return texts;
-  };
-  const remembered = perCaller((user) => textsOf({ user }));
-  return (auth, ctx, generic) => {
-    const form = forms[generic ? 1 : 0] as (typeof forms)[number];
-    const texts = isAnonymous(auth) ? textsOf(auth) : remembered(auth.user);
-    if (texts === undefined) return { ...form.fromJsonb, values: [ctx] };
-    return { ...form.bound, values: read.whole ? [ctx, ...texts] : [...texts] };
-  };
+  return compileContextStatement({
+    keys,
+    whole: read.whole,
+    prepared,
+    searchPath: true,
+    namePrefix: "api_page_ctx",
+  });
 }
-
-const GENERIC_PLAN_SETTING = sql`,
-    pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true)`;
 
 /** The ORDER BY list, as the route function chooses it (paged.ts `_api_order`). */
 function orderSql(page: ViewsPage, params: Record<string, unknown>): string | undefined {

@@ -1,9 +1,11 @@
 // The ONE and ARRAY reads the gateway answers with its own statement instead of the route
-// function: those whose query reads nothing of the caller through the settings
-// (generator/routes/kinds/readViews.ts), so that no context statement need run before it. The
-// request is then one prepared statement over the API views, each value a typed parameter: the
-// function's answer, byte for byte, for about two thirds of its cost in Postgres
-// (docs/performance.md "Reads without the route function").
+// function (generator/routes/kinds/readViews.ts): the function's query over the API views, one
+// prepared statement, each value a typed parameter; the function's answer, byte for byte, for
+// about two thirds of its cost in Postgres (docs/performance.md "Reads without the route
+// function"). Where the query's row policies or column masks read the caller, a context
+// statement sets what they read first, in the same batch (contextStatement.ts): then the request
+// costs Postgres what a hand-written statement under the same policies does (docs/performance.md,
+// eighteenth look).
 //
 // Each parameter's text is what the function would read from its jsonb request or caller with
 // `->>` (or `->` for a JSON column): a string as it is, a number as JSON writes it, a boolean as
@@ -20,11 +22,15 @@ import { viewsRead } from "../../generator/routes/kinds/readViews.ts";
 import { type AuthResult, allowedFor } from "../auth/context.ts";
 import { type CellStatement, cellStatement } from "../cellQuery.ts";
 import { statementName } from "../namedStatements.ts";
+import { compileContextStatement } from "./contextStatement.ts";
 import { callerMember, jsonText, memberText } from "./memberText.ts";
 
 export interface ReadStatement {
-  /** The statement for a request, or undefined when the route function is to answer it. */
-  (params: Record<string, unknown>, auth: AuthResult): CellStatement | undefined;
+  /**
+   * The statement for a request, or undefined when the route function is to answer it; `ctx` is
+   * the caller context's JSON, as the function gets it (ctxJson.ts).
+   */
+  (params: Record<string, unknown>, auth: AuthResult, ctx: string): CellStatement | undefined;
   /** The message of the 404 when the statement answers no row (ONE); ARRAY always answers one. */
   notFound: string | undefined;
 }
@@ -38,7 +44,15 @@ export function compileReadStatement(
   if (!read) return undefined;
   const name = options.preparedStatements ? statementName("api_read", read.text) : undefined;
   const readers = read.values.map(valueReader);
-  const statement = (params: Record<string, unknown>, auth: AuthResult) => {
+  const context = read.context
+    ? compileContextStatement({
+        ...read.context,
+        prepared: options.preparedStatements,
+        searchPath: false,
+        namePrefix: "api_read_ctx",
+      })
+    : undefined;
+  const statement = (params: Record<string, unknown>, auth: AuthResult, ctx: string) => {
     if (!read.checks.passes((rule) => allowedFor(rule, auth))) return undefined;
     const values: (string | null)[] = [];
     for (const reader of readers) {
@@ -46,7 +60,10 @@ export function compileReadStatement(
       if (text === undefined) return undefined;
       values.push(text);
     }
-    return cellStatement(name, read.text, values, { utc: true });
+    return cellStatement(name, read.text, values, {
+      utc: true,
+      ...(context ? { before: [context(auth, ctx, false)] } : {}),
+    });
   };
   return Object.assign(statement, { notFound: read.notFound });
 }

@@ -40,7 +40,8 @@ export function sentRequest(model: Model, modelRoute: ModelRoute): SentRequest {
         role === null ? { anonymous: true, reason: "missing" } : { user: { role, scopes, globals } }
       ) as AuthResult;
       const passed = params(request);
-      return read?.(passed, auth) ?? paged?.({ params: passed, auth, ctx: JSON.stringify(caller) });
+      const ctx = JSON.stringify(caller);
+      return read?.(passed, auth, ctx) ?? paged?.({ params: passed, auth, ctx });
     },
   };
 }

@@ -4,8 +4,8 @@
 // PG_PREPARED_STATEMENTS=0, docs/scaling.md), whose json text is the body (run by
 // gateway/cellQuery.ts). Two exceptions: a filtered or sorted PAGED page, for which the gateway
 // sends its own page statement with the caller's context in one batch (pagedStatement.ts), and a
-// ONE or ARRAY read that needs nothing of the caller set, for which it sends its own statement
-// (readStatement.ts).
+// ONE or ARRAY read without raw SQL of its own, for which it sends its own statement, after the
+// caller's context where its policies or masks read it (readStatement.ts).
 
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { TOTAL_MODES } from "../../generator/model/paging.ts";
@@ -44,7 +44,7 @@ export interface StandardRouteOptions {
   globalParams: string[];
   /**
    * The model, for the gateway's own statements: filtered and sorted pages (pagedStatement.ts),
-   * reads that need nothing of the caller set (readStatement.ts). Without it the route function
+   * ONE and ARRAY reads (readStatement.ts). Without it the route function
    * answers every request.
    */
   model?: Model;
@@ -85,7 +85,7 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
           preparedStatements: options.preparedStatements !== false,
         })
       : undefined;
-  // ONE and ARRAY reads that need nothing of the caller set first (readStatement.ts).
+  // ONE and ARRAY reads without raw SQL of their own (readStatement.ts).
   let readStatement =
     options.model && !paged
       ? compileReadStatement(options.model, modelRoute, {
@@ -169,7 +169,7 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
     auth: AuthResult,
   ): Promise<string | undefined> {
     const reads = readStatement;
-    const statement = reads?.(params, auth);
+    const statement = reads?.(params, auth, ctxJson(auth));
     if (!statement || !reads) return undefined;
     const answer = await ownAnswer(db, statement);
     if (answer === null && reads.notFound !== undefined) throw new ApiError("NOT_FOUND", reads.notFound);

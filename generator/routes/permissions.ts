@@ -83,6 +83,7 @@ export class Checks {
   private readonly keys = new Set<string>();
   private whole = false;
   private masks = false;
+  private raw = false;
 
   /** A table the query reads (base, join, subquery). */
   useTable(table: Table): void {
@@ -97,6 +98,12 @@ export class Checks {
   /** The schema author's SQL is part of the query: it may read the API views, whose masks read the settings. */
   useRawSql(): void {
     this.whole = true;
+    this.raw = true;
+  }
+
+  /** Whether the query holds the schema author's SQL (not a policy's: the query's own). */
+  get readsRawSql(): boolean {
+    return this.raw;
   }
 
   /**

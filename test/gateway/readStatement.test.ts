@@ -1,7 +1,7 @@
 // ONE and ARRAY reads the gateway answers with its own statement (gateway/routes/readStatement.ts,
-// generator/routes/kinds/readViews.ts): only where the query reads nothing of the caller through
-// the settings, and then with the route function's answer, byte for byte, on real Postgres, in
-// UTC whatever the session's zone.
+// generator/routes/kinds/readViews.ts): which routes, what it sets of the caller before the read
+// (nothing where no policy or mask reads it), and the route function's answer, byte for byte, on
+// real Postgres, in UTC whatever the session's zone, across a live migration.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -18,8 +18,8 @@ import { viewsRead } from "../../generator/routes/kinds/readViews.ts";
 import type { Schema, StandardRoute } from "../../generator/schema/types.ts";
 import { scratchApp } from "../harness/app.ts";
 import { RESTURA_FIXTURE } from "../harness/fixtures.ts";
-import { testGatewayForApp } from "../harness/gateway.ts";
-import { loadExampleSchema, recordingRunner } from "./helpers.ts";
+import { testGateway, testGatewayForApp } from "../harness/gateway.ts";
+import { COMPANY1_SAMPLES, loadExampleSchema, recordingRunner } from "./helpers.ts";
 
 const fixture = (): Schema => readAppSchema(path.dirname(RESTURA_FIXTURE)).schema as Schema;
 
@@ -27,6 +27,16 @@ const fixture = (): Schema => readAppSchema(path.dirname(RESTURA_FIXTURE)).schem
 function ownReads(schema: Schema): string[] {
   const model = buildModel(schema);
   return model.routes.filter((r) => viewsRead(model, r) !== undefined).map((r) => r.key);
+}
+
+/** What the context statement sets before a route's read ("none": the statement runs alone). */
+function contextOf(schema: Schema, key: string): { whole: boolean; keys: readonly string[] } | "none" {
+  const model = buildModel(schema);
+  const modelRoute = model.routes.find((r) => r.key === key);
+  if (!modelRoute) throw new Error(`no route ${key}`);
+  const read = viewsRead(model, modelRoute);
+  if (!read) throw new Error(`${key}: the function's`);
+  return read.context ?? "none";
 }
 
 // Routes of the shapes the fixture lacks: a path parameter (number), a text parameter, a
@@ -91,8 +101,44 @@ const EXTRA_ROUTES = [
   },
 ];
 
-t.test("which reads the gateway answers itself", async (t) => {
-  t.same(ownReads(loadExampleSchema()), [], "the example: every table's row policies read the caller");
+t.test("which reads the gateway answers itself, and what it sets first", async (t) => {
+  const example = loadExampleSchema();
+  t.same(
+    ownReads(example),
+    [
+      "GET /api/v1/company/public/:id",
+      "GET /api/v1/user/search",
+      "GET /api/v1/task/mine",
+      "GET /api/v1/task/assigned-to-me",
+      "GET /api/v1/task/search",
+      "GET /api/v1/task/by-priority",
+      "GET /api/v1/task/unassigned",
+      "GET /api/v1/task/large",
+      "GET /api/v1/task/late-for-project",
+      "GET /api/v1/task/:id",
+      "GET /api/v1/invoice",
+    ],
+    "the example: its GET ONE and ARRAY routes without raw SQL or a column rule in the answer",
+  );
+  t.same(
+    contextOf(example, "GET /api/v1/company/public/:id"),
+    { whole: false, keys: ["role", "scopes", "companyId"] },
+    "the company's policy reads companyId; its billingEmail mask role and scopes",
+  );
+  t.same(
+    contextOf(example, "GET /api/v1/task/assigned-to-me"),
+    { whole: false, keys: ["companyId"] },
+    "tables without a column rule: the key their policies read, nothing else",
+  );
+  t.same(
+    contextOf(example, "GET /api/v1/task/:id"),
+    { whole: true, keys: ["role", "scopes", "companyId", "userId"] },
+    "a policy with raw SQL (comment, task_tag): every key and the whole context",
+  );
+  for (const key of ["GET /api/v1/user/me", "GET /api/v1/project/:id", "GET /api/v1/task/stats"]) {
+    t.notOk(ownReads(example).includes(key), `${key}: raw SQL or a column rule in its answer: the function`);
+  }
+
   const restura = ownReads(fixture());
   t.same(
     restura,
@@ -106,10 +152,12 @@ t.test("which reads the gateway answers itself", async (t) => {
     ],
     "the Restura fixture: its GET ONE and ARRAY routes without raw SQL",
   );
+  for (const key of restura) t.equal(contextOf(fixture(), key), "none", `${key}: nothing to set`);
   t.notOk(restura.includes("PATCH /api/v1/user/me"), "never a write");
+  t.notOk(restura.includes("GET /api/v1/user/before"), "raw SQL (may read the caller any way)");
 
-  // Each rule that sends a read to the function: with it removed, these would read without the
-  // caller's settings, and a policy would match no row, or a mask hide every value.
+  // Each rule that makes the read set the caller first: with it removed, the read would run
+  // without the caller's settings, and a policy would match no row, or a mask hide every value.
   const user = (schema: Schema) =>
     schema.database.find((table) => table.name === "user") as Schema["database"][0];
   const withPolicy = fixture();
@@ -119,28 +167,39 @@ t.test("which reads the gateway answers itself", async (t) => {
     scopes: [],
     where: [{ tableName: "user", columnName: "companyId", operator: "=", value: "#companyId" }],
   });
-  t.notOk(ownReads(withPolicy).includes("GET /api/v1/user/me"), "a row policy on the caller");
+  t.same(contextOf(withPolicy, "GET /api/v1/user/me"), { whole: false, keys: ["companyId"] }, "a policy");
   const withTableRule = fixture();
   user(withTableRule).roles = ["admin"];
-  t.notOk(ownReads(withTableRule).includes("GET /api/v1/user/me"), "a table rule");
-  const withColumnRule = fixture();
-  const phone = user(withColumnRule).columns.find((c) => c.name === "phone");
-  if (phone) phone.scopes = ["read:phone"];
-  t.notOk(ownReads(withColumnRule).includes("GET /api/v1/user/me"), "a column rule on a column it reads");
+  t.same(
+    contextOf(withTableRule, "GET /api/v1/user/me"),
+    { whole: false, keys: ["role"] },
+    "a table rule on roles: the role",
+  );
   // The view masks it wherever the query names it (a where, a join), so even one the answer
-  // leaves out keeps the route with the function.
+  // leaves out makes the read set role and scopes.
   const withUnreadColumnRule = fixture();
   const birthDate = user(withUnreadColumnRule).columns.find((c) => c.name === "birthDate");
   if (birthDate) birthDate.roles = ["admin"];
-  t.notOk(ownReads(withUnreadColumnRule).includes("GET /api/v1/user/me"), "a column rule on the table");
+  t.same(
+    contextOf(withUnreadColumnRule, "GET /api/v1/user/me"),
+    { whole: false, keys: ["role", "scopes"] },
+    "a column rule on the table",
+  );
   const orders = fixture();
   const order = orders.database.find((table) => table.name === "order");
   if (order) order.roles = ["admin"];
-  t.notOk(
-    ownReads(orders).includes("GET /api/v1/user/with-orders"),
+  t.same(
+    contextOf(orders, "GET /api/v1/user/with-orders"),
+    { whole: false, keys: ["role"] },
     "a rule on a table only a subquery reads",
   );
-  t.notOk(restura.includes("GET /api/v1/user/before"), "raw SQL (may read the caller any way)");
+  const withColumnRule = fixture();
+  const phone = user(withColumnRule).columns.find((c) => c.name === "phone");
+  if (phone) phone.scopes = ["read:phone"];
+  t.notOk(
+    ownReads(withColumnRule).includes("GET /api/v1/user/me"),
+    "a column rule on a column its answer holds: the function, which builds the object per caller",
+  );
 });
 
 type Outcome = { status: number; headers: Record<string, string>; body: string } | { error: string };
@@ -236,6 +295,138 @@ t.test("through Postgres: the function's answers, byte for byte, from one statem
     body: undefined,
   });
   t.match(found, { body: /"createdOn" : "2024-06-10T09:15:00\.5\+00:00"/ });
+});
+
+// The example's reads run after a context statement (its tables' policies read the caller's
+// company; company's mask reads role and scopes; the raw SQL policies of comment and task_tag read
+// everything): each of them, for callers of both companies, every role, with and without scopes,
+// and anonymous, answers as its function does, from the gateway's batch.
+t.test("the example: every own read answers as its function, for every caller", async (t) => {
+  const gw = await testGateway(t, "tpl_example");
+  const schema = loadExampleSchema();
+  const model = buildModel(schema);
+  const options = { maxPerPage: 100, globalParams: schema.globalParams };
+  const ran: string[] = [];
+  const db = recordingRunner(gw.pool, (config) =>
+    ran.push(
+      /"api"\."GET /.test(config.text)
+        ? "function"
+        : isCellStatement(config) && config.before
+          ? "own, after the context"
+          : "own",
+    ),
+  );
+  const run = async (
+    route: ReturnType<typeof compileStandardRoute>,
+    as: AuthResult,
+    request: RouteRequest,
+  ) => {
+    try {
+      return (await route(db, as, request)) as Outcome;
+    } catch (error) {
+      const e = error as ApiError;
+      return { error: `${e.code}: ${e.message}` } as Outcome;
+    }
+  };
+  const callers = [
+    auth("admin", { companyId: 1, userId: 1 }),
+    auth("manager", { companyId: 1, userId: 2 }),
+    auth("member", { companyId: 1, userId: 3 }),
+    auth("admin", { companyId: 2, userId: 4 }),
+    auth("member", { companyId: 2, userId: 6 }),
+    auth("member", {}),
+    auth(null),
+  ];
+  // The callers' scopes: none, then every scope of the schema (invoice needs billing:read).
+  const scoped = (as: AuthResult, scopes: string[]): AuthResult =>
+    "user" in as ? { user: { ...as.user, scopes } } : as;
+  // Other rows than COMPANY1_SAMPLES's: another company's, none.
+  const more: Record<string, { path?: Record<string, string>; query?: string }[]> = {
+    "GET /api/v1/company/public/:id": [{ path: { id: "2" } }, { path: { id: "999" } }],
+    "GET /api/v1/task/:id": [{ path: { id: "1" } }, { path: { id: "30" } }, { path: { id: "999" } }],
+    "GET /api/v1/user/search": [{ query: "q=a" }],
+  };
+  const query = (qs: string) => {
+    const parsed = new URLSearchParams(qs);
+    const out: Record<string, string | string[]> = {};
+    for (const key of new Set(parsed.keys())) {
+      const all = parsed.getAll(key);
+      out[key] = all.length === 1 ? (all[0] as string) : all;
+    }
+    return out;
+  };
+  let answered = 0;
+  for (const key of ownReads(schema)) {
+    const modelRoute = model.routes.find((r) => r.key === key);
+    if (!modelRoute) throw new Error(`no route ${key}`);
+    const fn = compileStandardRoute(modelRoute, options);
+    const own = compileStandardRoute(modelRoute, { ...options, model });
+    const samples = [COMPANY1_SAMPLES[key] ?? {}, ...(more[key] ?? [])];
+    for (const base of callers) {
+      for (const scopes of [[], ["billing:read", "tasks:write"]]) {
+        const as = scoped(base, scopes);
+        for (const sample of samples) {
+          const request: RouteRequest = {
+            query: query(sample.query ?? ""),
+            params: sample.path ?? {},
+            body: undefined,
+          };
+          const label = `${key} ${JSON.stringify(sample)} as ${JSON.stringify(as)}`;
+          const expected = await run(fn, as, request);
+          ran.length = 0;
+          const got = await run(own, as, request);
+          t.same(got, expected, label);
+          if ("status" in expected || /NOT_FOUND/.test(expected.error)) {
+            t.same(ran, ["own, after the context"], `${label}: the gateway's batch answered`);
+            answered++;
+          }
+        }
+      }
+    }
+  }
+  t.ok(answered >= 150, `${answered} requests answered by the gateway's batch`);
+});
+
+// A migration that makes a read's tables read the caller (a row policy on the caller's company):
+// the statement the running gateway compiled sets nothing first, so its guard, named after what
+// it sets, is not in the new layer, and the function answers, setting what the policy reads.
+t.test("a layer whose policies read more of the caller sends the read to the function", async (t) => {
+  const app = scratchApp(t);
+  fs.copyFileSync(RESTURA_FIXTURE, path.join(app.dir, "restura.schema.json"));
+  const gw = await testGatewayForApp(t, app.dir, SEED, { allowMissingHandlers: true });
+  const before = readAppSchema(app.dir).schema as Schema;
+  const model = buildModel(before);
+  const modelRoute = model.routes.find((r) => r.key === "GET /api/v1/user/me");
+  if (!modelRoute) throw new Error("no route");
+  const me = compileStandardRoute(modelRoute, {
+    maxPerPage: 100,
+    globalParams: before.globalParams,
+    model,
+    warn: () => {},
+  });
+  const sent: string[] = [];
+  const db = recordingRunner(gw.pool, (config) => sent.push(config.text));
+  const as = auth("user", { userId: 2, companyId: 1 });
+  const request: RouteRequest = { query: {}, params: {}, body: undefined };
+  const first = await me(db, as, request);
+  t.equal(first.status, 200);
+
+  const after = structuredClone(before);
+  const user = after.database.find((table) => table.name === "user") as Schema["database"][0];
+  user.policies.push({
+    name: "same_company",
+    roles: [],
+    scopes: [],
+    where: [{ tableName: "user", columnName: "companyId", operator: "=", value: "#companyId" }],
+  });
+  await rebuildApiLayer(gw.su, after);
+  sent.length = 0;
+  t.same(await me(db, as, request), first, "the caller's own row, as before");
+  t.match(
+    sent,
+    [/SELECT _api_r\.j/, /"api"\."GET \/api\/v1\/user\/me"/],
+    "its statement failed, then the function",
+  );
 });
 
 t.test("timestamps in UTC whatever zone the session is in", async (t) => {

@@ -52,11 +52,12 @@ async function oneConnectionGateway(t: Test) {
   const auth = { authorization: `Bearer ${token(caller("member1", ["tasks:write"]))}` };
   const backend = async () =>
     (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
-  // The GET /task/:id route's named statement, on the connection the next statement runs on.
+  // The GET /project/:id route's named statement (its function answers it: raw SQL in its
+  // answer), on the connection the next statement runs on.
   const prepared = async () =>
     (
       await pool.query<{ name: string }>(
-        "SELECT name FROM pg_prepared_statements WHERE statement LIKE '%\"GET /api/v1/task/:id\"%'",
+        "SELECT name FROM pg_prepared_statements WHERE statement LIKE '%\"GET /api/v1/project/:id\"%'",
       )
     ).rows.map((r) => r.name);
 
@@ -65,7 +66,7 @@ async function oneConnectionGateway(t: Test) {
 
 t.test("refused requests keep the pooled connection; a terminated one is replaced", async (t) => {
   const { app, pool, events, su, auth, backend, prepared } = await oneConnectionGateway(t);
-  const ok = await app.inject({ method: "GET", url: "/api/v1/task/3", headers: auth });
+  const ok = await app.inject({ method: "GET", url: "/api/v1/project/1", headers: auth });
   t.equal(ok.statusCode, 200);
   const pid = await backend();
   const statementsBefore = await prepared();
@@ -74,7 +75,7 @@ t.test("refused requests keep the pooled connection; a terminated one is replace
   // Each of these is answered by Postgres with an error: the route function's A0404, a foreign
   // key violation (23503 -> 409), a check violation (23514 -> 422).
   const refused = [
-    { method: "GET" as const, url: "/api/v1/task/999999", status: 404 },
+    { method: "GET" as const, url: "/api/v1/project/999999", status: 404 },
     { method: "POST" as const, url: "/api/v1/task", payload: { projectId: 999, title: "x" }, status: 409 },
     { method: "POST" as const, url: "/api/v1/task", payload: { projectId: 1, title: "   " }, status: 422 },
   ];
@@ -88,7 +89,7 @@ t.test("refused requests keep the pooled connection; a terminated one is replace
   t.equal(pool.totalCount, 1);
   t.same(events, { connect: 1, remove: 0 }, "no client was discarded or opened");
   t.same(await prepared(), statementsBefore, "the route's prepared statement is still there");
-  const again = await app.inject({ method: "GET", url: "/api/v1/task/3", headers: auth });
+  const again = await app.inject({ method: "GET", url: "/api/v1/project/1", headers: auth });
   t.equal(again.body, ok.body, "and serve the next request");
 
   // A statement running when its backend is terminated: the client is discarded.
@@ -104,19 +105,19 @@ t.test("refused requests keep the pooled connection; a terminated one is replace
   await waitFor(async () => events.remove === 1);
   const replaced = await backend();
   t.not(replaced, pid, "the next statement runs on a new connection");
-  const served = await app.inject({ method: "GET", url: "/api/v1/task/3", headers: auth });
+  const served = await app.inject({ method: "GET", url: "/api/v1/project/1", headers: auth });
   t.equal(served.body, ok.body, "and the gateway serves on it");
 });
 
 t.test("handler SQL that drops the gateway's statements costs no request", async (t) => {
   const { app, pool, events, auth, backend, prepared } = await oneConnectionGateway(t);
-  const ok = await app.inject({ method: "GET", url: "/api/v1/task/3", headers: auth });
+  const ok = await app.inject({ method: "GET", url: "/api/v1/project/1", headers: auth });
   t.equal(ok.statusCode, 200);
   const pid = await backend();
   // What a handler's `req.db.query("DEALLOCATE ALL")` does to the pooled connection it runs on.
   await pool.query("DEALLOCATE ALL");
   t.same(await prepared(), [], "the connection holds no statement; node-postgres still believes it does");
-  const again = await app.inject({ method: "GET", url: "/api/v1/task/3", headers: auth });
+  const again = await app.inject({ method: "GET", url: "/api/v1/project/1", headers: auth });
   t.equal(again.statusCode, 200, "the route call is answered (26000 on that connection, run again)");
   t.equal(again.body, ok.body);
   t.not(await backend(), pid, "on a new connection");

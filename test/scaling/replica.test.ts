@@ -153,7 +153,8 @@ t.test(
         readDatabaseUrl: `postgres://127.0.0.1:${replica.port}${dbName}`,
         retryMs: 60_000,
       });
-      const fn = routeFunctionName({ method: "GET", path: "/:id" }, { baseUrl: "/api/v1/task" });
+      // A route its function answers (raw SQL in its answer: generator/routes/kinds/readViews.ts).
+      const fn = routeFunctionName({ method: "GET", path: "/:id" }, { baseUrl: "/api/v1/project" });
       // Gone on both, then back on the primary only, with replay paused: a migration that made
       // it, not yet replayed.
       await renameFunction(url, fn, `${fn}_away`);
@@ -161,7 +162,7 @@ t.test(
       await caughtUp(serverUrl(), replica.url);
       await one(replicaDbUrl.toString(), "SELECT pg_wal_replay_pause() AS v");
       await renameFunction(url, `${fn}_away`, fn);
-      const res = await fresh.app.inject({ method: "GET", url: "/api/v1/task/2", headers: auth });
+      const res = await fresh.app.inject({ method: "GET", url: "/api/v1/project/1", headers: auth });
       t.equal(res.statusCode, 200, res.body);
       t.equal(fresh.reads?.counts.fallback, 1, "answered by the primary");
       await one(replicaDbUrl.toString(), "SELECT pg_wal_replay_resume() AS v");

@@ -1,17 +1,23 @@
 // A ONE or ARRAY route's query over the API views, for the gateway to send itself
-// (gateway/routes/readStatement.ts) instead of calling the route function, where the query reads
-// nothing of the caller through the settings: no row policy or table rule of a table it reads
-// reads the context, no such table has a column rule (the views' masks read `role` and
-// `scopes`), and it holds no raw SQL. Then nothing needs setting before it, and the statement is
-// the whole request: one prepared statement with a typed parameter per value (boundValues.ts),
-// no function call, no jsonb parameters (docs/performance.md "Reads without the route function").
+// (gateway/routes/readStatement.ts) instead of calling the route function: one prepared statement
+// with a typed parameter per value (boundValues.ts), no function call, no jsonb parameters
+// (docs/performance.md "Reads without the route function").
 //
-// Apps whose permissions are route rules only (the Restura fixture) take it everywhere; an app
-// with row policies on the caller (the example) never does. The function's checks after the
-// route rule (table rules, "every column hidden") are `checks`, which the gateway evaluates
-// first; with no table rule and no column rule they pass for every caller. The answer is the
-// function's, byte for byte: the same object, `{"data": ...}` built the same way.
+// Where the query reads the caller through the settings (a row policy or table rule of a table it
+// reads reads the context; such a table has a column rule, whose mask in the view reads `role` and
+// `scopes`), `context` says what a context statement must set first, in the same batch: the keys
+// those policies read, `role` and `scopes` for the masks, and every key and the whole context where
+// a policy holds raw SQL (generator/api/context.ts contextReadBy), as the route function sets them
+// from its `ctx`. Where it reads nothing of the caller (the Restura fixture, whose permissions are
+// route rules only), the statement is the whole request.
+//
+// Routes whose query holds raw SQL of their own stay with the function (raw SQL is read as text
+// while it compiles, which bound values cannot be), as do routes with a column rule in their
+// objects (the function builds the object per caller). The function's checks after the route rule
+// (table rules, "every column hidden") are `checks`, which the gateway evaluates first. The answer
+// is the function's, byte for byte: the same object, `{"data": ...}` built the same way.
 
+import { contextKeys } from "../../api/context.ts";
 import type { Model, ModelRoute } from "../../model/index.ts";
 import type { StandardRoute } from "../../schema/types.ts";
 import { type Sql, sql } from "../../sql/sql.ts";
@@ -19,7 +25,7 @@ import { type BoundValue, BoundValues } from "../boundValues.ts";
 import { READS_SETTING } from "../function.ts";
 import { guarded, guardName, guardStatements } from "../guards.ts";
 import { querySpec } from "../index.ts";
-import { Checks } from "../permissions.ts";
+import { Checks, type ContextUse } from "../permissions.ts";
 import { type CompiledQuery, compileQuery, orderList, selectSql } from "../select.ts";
 import { returnsAtMostOneRow } from "../unique.ts";
 import { notFoundMessage } from "./one.ts";
@@ -33,6 +39,8 @@ export interface ViewsRead {
   /** ONE: the message of the 404 when no row matches. ARRAY: always one row. */
   notFound: string | undefined;
   checks: Checks;
+  /** What the context statement sets before it; undefined: nothing, the statement runs alone. */
+  context: ContextUse | undefined;
 }
 
 /**
@@ -45,7 +53,7 @@ export function readsNoSetting(checks: Checks, q: CompiledQuery): boolean {
   return !whole && keys.length === 0 && !checks.readsMaskedTable && q.columnRules.length === 0;
 }
 
-/** The route's read over the views, or undefined when it reads the caller through the settings. */
+/** The route's read over the views, or undefined when the route function is to answer it. */
 export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | undefined {
   const route = modelRoute.route as StandardRoute;
   if (route.method !== "GET" || (route.type !== "ONE" && route.type !== "ARRAY")) return undefined;
@@ -53,7 +61,7 @@ export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | und
   // read as text while it compiles, which bound values cannot be.
   const first = new Checks();
   const plain = compileQuery(querySpec(route), model, first, "", undefined, "all", "views");
-  if (!readsNoSetting(first, plain)) return undefined;
+  if (first.readsRawSql || plain.columnRules.length > 0) return undefined;
   const checks = new Checks();
   const values = new BoundValues();
   const q = compileQuery(querySpec(route), model, checks, "", undefined, "all", "views", values);
@@ -72,16 +80,34 @@ export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | und
   if (statement.parts.some((part) => typeof part === "string" && /\$\d/.test(part))) return undefined;
   const { text, values: bound } = statement.toQuery();
   if (READS_SETTING.test(text)) return undefined;
+  const context = readsNoSetting(checks, q) ? undefined : contextToSet(checks, contextKeys(model.schema));
   // The route's key too: two routes with the same query (the fixture's me and my-user) must not
-  // keep each other's statement valid when one of them changes.
-  const guard = guardName("read", `${modelRoute.key}\n${text}`);
+  // keep each other's statement valid when one of them changes. And what it sets first: a layer
+  // whose policies or masks read other keys of the caller (a migration added one) lacks the guard.
+  const guard = guardName(
+    "read",
+    `${modelRoute.key}\n${text}${context ? `\n${JSON.stringify(context)}` : ""}`,
+  );
   return {
     text: guarded(text, guard),
     guard,
     values: bound as BoundValue[],
     notFound: route.type === "ONE" ? notFoundMessage(route.table) : undefined,
     checks,
+    context,
   };
+}
+
+/**
+ * The settings the statement reads, as the route function stores them: every key and the whole
+ * context where a policy holds raw SQL; else the keys the policies read, with `role` and `scopes`
+ * where a table has a column rule (the views' masks read them). In the schema's order.
+ */
+function contextToSet(checks: Checks, allKeys: readonly string[]): ContextUse {
+  const { whole, keys } = checks.context;
+  if (whole) return { whole, keys: allKeys };
+  const masks = checks.readsMaskedTable ? ["role", "scopes"] : [];
+  return { whole, keys: allKeys.filter((key) => keys.includes(key) || masks.includes(key)) };
 }
 
 /**
