@@ -80,10 +80,12 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     (p) => p.waitingCount,
   );
 
-  app.addHook("onResponse", async (request, reply) => {
+  // A callback hook (every response passes here): no promise per request.
+  app.addHook("onResponse", (request, reply, done) => {
     const route = routeLabel(request);
     requests.inc({ route, method: request.method, status: String(reply.statusCode) });
     duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    done();
   });
   app.addHook("onError", async (_request, _reply, error) => {
     const sqlClass = sqlstateClass(error);
