@@ -12,6 +12,7 @@ import type { AuthResult } from "../../gateway/auth/types.ts";
 import { type CellStatement, isCellStatement } from "../../gateway/cellQuery.ts";
 import type { ApiError } from "../../gateway/errors.ts";
 import { createPool } from "../../gateway/pool.ts";
+import type { StatementRunner } from "../../gateway/readPool.ts";
 import { compileStandardRoute, type RouteRequest } from "../../gateway/routes/standard.ts";
 import { buildModel } from "../../generator/model/index.ts";
 import { viewsRead } from "../../generator/routes/kinds/readViews.ts";
@@ -203,6 +204,22 @@ t.test("which reads the gateway answers itself, and what it sets first", async (
 });
 
 type Outcome = { status: number; headers: Record<string, string>; body: string } | { error: string };
+type StandardRun = ReturnType<typeof compileStandardRoute>;
+
+/** A route's answer, or its refusal as `CODE: message`. */
+async function outcome(
+  route: StandardRun,
+  db: StatementRunner,
+  as: AuthResult,
+  request: RouteRequest,
+): Promise<Outcome> {
+  try {
+    return (await route(db, as, request)) as Outcome;
+  } catch (error) {
+    const e = error as ApiError;
+    return { error: `${e.code}: ${e.message}` };
+  }
+}
 
 const auth = (role: string | null, globals: Record<string, unknown> = {}): AuthResult =>
   (role === null
@@ -233,14 +250,7 @@ t.test("through Postgres: the function's answers, byte for byte, from one statem
       route: modelRoute.route as StandardRoute,
     };
   };
-  const run = async (route: ReturnType<typeof both>["fn"], as: AuthResult, request: RouteRequest) => {
-    try {
-      return (await route(db, as, request)) as Outcome;
-    } catch (error) {
-      const e = error as ApiError;
-      return { error: `${e.code}: ${e.message}` } as Outcome;
-    }
-  };
+  const run = (route: StandardRun, as: AuthResult, request: RouteRequest) => outcome(route, db, as, request);
   const callers = [
     auth("admin", { userId: 1, companyId: 1 }),
     auth("user", { userId: 2, companyId: 1 }),
@@ -316,18 +326,7 @@ t.test("the example: every own read answers as its function, for every caller", 
           : "own",
     ),
   );
-  const run = async (
-    route: ReturnType<typeof compileStandardRoute>,
-    as: AuthResult,
-    request: RouteRequest,
-  ) => {
-    try {
-      return (await route(db, as, request)) as Outcome;
-    } catch (error) {
-      const e = error as ApiError;
-      return { error: `${e.code}: ${e.message}` } as Outcome;
-    }
-  };
+  const run = (route: StandardRun, as: AuthResult, request: RouteRequest) => outcome(route, db, as, request);
   const callers = [
     auth("admin", { companyId: 1, userId: 1 }),
     auth("manager", { companyId: 1, userId: 2 }),
