@@ -34,7 +34,7 @@ import { contextKeys } from "../../generator/api/context.ts";
 import type { Model, ModelRoute } from "../../generator/model/index.ts";
 import { DEFAULT_PER_PAGE } from "../../generator/model/paging.ts";
 import type { Entry } from "../../generator/routes/filter.ts";
-import { settingsToSet } from "../../generator/routes/function.ts";
+import { keysOverViews, settingsToSet } from "../../generator/routes/function.ts";
 import { guardCall, pageGuardName } from "../../generator/routes/guards.ts";
 import { KEYS_FIRST_FROM_OFFSET } from "../../generator/routes/kinds/paged.ts";
 import { PAGE_BOUNDS, type ViewsPage, viewsPage } from "../../generator/routes/kinds/pagedViews.ts";
@@ -230,12 +230,10 @@ function pageContextStatement(
     page.text(page.where, page.order(false), PAGE_BOUNDS[0] as number, allVisible),
   );
   for (const entry of page.columns.values()) texts.push(entry.sql);
-  const read = settingsToSet(page.checks.context, texts, allKeys);
-  const masks = new Set(["role", "scopes"]);
-  const keys = read.whole ? allKeys : allKeys.filter((key) => masks.has(key) || read.keys.includes(key));
+  const { whole, keys } = keysOverViews(settingsToSet(page.checks.context, texts, allKeys), true, allKeys);
   return compileContextStatement({
     keys,
-    whole: read.whole,
+    whole,
     prepared,
     searchPath: true,
     namePrefix: "api_page_ctx",

@@ -74,17 +74,11 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
   const statementText = `SELECT ${ident("api", modelRoute.functionName as string)}($1::jsonb, $2::jsonb)`;
   const deprecation = deprecationHeaders(route.deprecation, modelRoute.group.baseUrl);
   const headers = { "content-type": "application/json; charset=utf-8", ...deprecation };
-  // The answer's headers with `Preference-Applied`, one object per count mode, made once: shared
+  // The answer's headers with `Preference-Applied`, one object per count mode, made here: shared
   // by the requests as `headers` is (a spread followed by a new key is V8's slow path).
-  const withCount = new Map<string, Record<string, string>>();
-  const countHeaders = (mode: string) => {
-    let found = withCount.get(mode);
-    if (found === undefined) {
-      found = Object.assign({}, headers, { "preference-applied": `count=${mode}` });
-      withCount.set(mode, found);
-    }
-    return found;
-  };
+  const countHeaders = new Map<string, Record<string, string>>(
+    TOTAL_MODES.map((mode) => [mode, { ...headers, "preference-applied": `count=${mode}` }]),
+  );
   const paged = route.type === "PAGED";
   const ctxJson = compileCtxJson(options.globalParams);
   // PAGED: a cursor in the route's own order, decoded for the function's fast path (cursor.ts).
@@ -148,7 +142,7 @@ export function compileStandardRoute(modelRoute: ModelRoute, options: StandardRo
     const body =
       (readStatement ? await ownRead(db, params, auth) : undefined) ??
       (await answer(db, params, auth, empty));
-    if (countMode) return { status: 200, headers: countHeaders(countMode), body };
+    if (countMode) return { status: 200, headers: countHeaders.get(countMode) ?? headers, body };
     return { status: 200, headers, body };
   }
 

@@ -69,6 +69,18 @@ export function settingsToSet(
   return { whole, keys: whole ? allKeys : context.keys };
 }
 
+/**
+ * The keys a statement over the API views sets, in the schema's order (`allKeys`): every key where
+ * `use` is whole; else the keys its row policies read, with `role` and `scopes` where `masks` (the
+ * views' column masks read them). The gateway's own pages and reads (gateway/routes/
+ * contextStatement.ts) set these.
+ */
+export function keysOverViews(use: ContextUse, masks: boolean, allKeys: readonly string[]): ContextUse {
+  if (use.whole) return { whole: true, keys: allKeys };
+  const read = (key: string) => use.keys.includes(key) || (masks && (key === "role" || key === "scopes"));
+  return { whole: false, keys: allKeys.filter(read) };
+}
+
 export function functionStatements(name: string, body: FunctionBody): string[] {
   const fn = ident("api", name);
   const signature = sql`${fn}(jsonb, jsonb)`;

@@ -22,7 +22,7 @@ import type { Model, ModelRoute } from "../../model/index.ts";
 import type { StandardRoute } from "../../schema/types.ts";
 import { type Sql, sql } from "../../sql/sql.ts";
 import { type BoundValue, BoundValues } from "../boundValues.ts";
-import { READS_SETTING } from "../function.ts";
+import { keysOverViews, READS_SETTING } from "../function.ts";
 import { guarded, guardName, guardStatements } from "../guards.ts";
 import { querySpec } from "../index.ts";
 import { Checks, type ContextUse } from "../permissions.ts";
@@ -80,7 +80,10 @@ export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | und
   if (statement.parts.some((part) => typeof part === "string" && /\$\d/.test(part))) return undefined;
   const { text, values: bound } = statement.toQuery();
   if (READS_SETTING.test(text)) return undefined;
-  const context = readsNoSetting(checks, q) ? undefined : contextToSet(checks, contextKeys(model.schema));
+  // What the route function would store for it; `role` and `scopes` where a table has a column rule.
+  const context = readsNoSetting(checks, q)
+    ? undefined
+    : keysOverViews(checks.context, checks.readsMaskedTable, contextKeys(model.schema));
   // The route's key too: two routes with the same query (the fixture's me and my-user) must not
   // keep each other's statement valid when one of them changes. And what it sets first: a layer
   // whose policies or masks read other keys of the caller (a migration added one) lacks the guard.
@@ -96,18 +99,6 @@ export function viewsRead(model: Model, modelRoute: ModelRoute): ViewsRead | und
     checks,
     context,
   };
-}
-
-/**
- * The settings the statement reads, as the route function stores them: every key and the whole
- * context where a policy holds raw SQL; else the keys the policies read, with `role` and `scopes`
- * where a table has a column rule (the views' masks read them). In the schema's order.
- */
-function contextToSet(checks: Checks, allKeys: readonly string[]): ContextUse {
-  const { whole, keys } = checks.context;
-  if (whole) return { whole, keys: allKeys };
-  const masks = checks.readsMaskedTable ? ["role", "scopes"] : [];
-  return { whole, keys: allKeys.filter((key) => keys.includes(key) || masks.includes(key)) };
 }
 
 /**
